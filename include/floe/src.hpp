@@ -1,0 +1,17 @@
+#pragma once
+// Compiles floe's non-template implementation. Included by exactly one
+// translation unit: src/floe.cpp in libfloe, or one file of an embedder that
+// builds floe itself instead of linking libfloe.
+
+#if defined(FLOE_HEADER_ONLY)
+#error "src.hpp is for separate compilation; do not define FLOE_HEADER_ONLY"
+#endif
+#define FLOE_SOURCE 1
+
+#include <floe/impl/error.ipp>
+#include <floe/sigv4/impl/all.ipp>
+#include <floe/xml/impl/all.ipp>
+#include <floe/json/impl/all.ipp>
+#include <floe/errors/impl/all.ipp>
+#include <floe/retry/impl/all.ipp>
+#include <floe/http/impl/all.ipp>

@@ -1,0 +1,2 @@
+// libfloe: the one translation unit that compiles floe's implementation.
+#include <floe/src.hpp>

@@ -1,0 +1,50 @@
+#include <floe/errors/kind.hpp>
+#include <floe/result.hpp>
+
+#include <doctest/doctest.h>
+
+TEST_CASE("errc codes carry floe's category and readable messages") {
+  boost::system::error_code ec = floe::errc::precondition_failed;
+  CHECK(ec.category().name() == std::string("floe"));
+  CHECK(ec.message() == "precondition failed");
+  CHECK(ec != floe::errc::conflict);
+}
+
+TEST_CASE("diagnostics render one line with operation, resource, status, code, message, request id") {
+  floe::diagnostics d;
+  d.operation = "PutObject";
+  d.resource = "b/k";
+  d.http_status = 409;
+  d.code = "ConcurrentModification";
+  d.message = "busy";
+  d.request_id = "tx1";
+  CHECK(d.to_string() == "PutObject b/k: 409 ConcurrentModification: busy (request id tx1)");
+  d.attempt = 3;
+  CHECK(d.to_string().ends_with("[attempt 3]"));
+}
+
+TEST_CASE("result<T> holds a value or an error, and value() throws floe::exception") {
+  floe::result<int> ok = 5;
+  CHECK(ok.has_value());
+  CHECK(*ok == 5);
+  floe::result<int> bad = floe::error(floe::errc::not_found, "no such key");
+  CHECK(bad.has_error());
+  CHECK(bad.error().code == floe::errc::not_found);
+  CHECK_THROWS_AS((void)bad.value(), floe::exception);
+  try {
+    (void)bad.value();
+  } catch (floe::exception const& e) {
+    CHECK(std::string(e.what()).find("no such key") != std::string::npos);
+  }
+}
+
+TEST_CASE("every kind maps to a distinct name and the retryable ones are exactly three") {
+  using floe::errors::kind;
+  int retryable = 0;
+  for (int i = 0; i <= static_cast<int>(kind::redirect); ++i) {
+    auto k = static_cast<kind>(i);
+    CHECK(floe::errors::to_string(k) != "?");
+    retryable += floe::errors::is_retryable(k) ? 1 : 0;
+  }
+  CHECK(retryable == 3);
+}
