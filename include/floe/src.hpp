@@ -15,3 +15,5 @@
 #include <floe/errors/impl/all.ipp>
 #include <floe/retry/impl/all.ipp>
 #include <floe/http/impl/all.ipp>
+#include <floe/credentials/impl/all.ipp>
+#include <floe/s3/impl/all.ipp>
