@@ -1,0 +1,135 @@
+#pragma once
+// The retry policy: AWS "standard" mode (as botocore and the Java SDK ship it
+// by default), as a pure state machine. No clock, no randomness, no I/O: the
+// caller passes the random number and sleeps for the delay it is given.
+//
+//   3 attempts; full-jitter back-off random(0,1) x min(2^n s, 20 s) where n is
+//   the number of retries already made; a 500-token quota per client; a retry
+//   costs 5 tokens (10 after a timeout); a retried request that succeeds
+//   refunds what its last retry cost; a first-try success adds 1 (up to the
+//   capacity).
+//
+// Which requests may be retried at all (see decide()):
+//   - a request that never reached the server (nothing written) always may;
+//   - otherwise only an idempotent one, and never a conditional write (whose
+//     lost reply or 5xx is errc::unknown_outcome, resolved by the conditional
+//     layer; any other reply to it is the answer);
+//   - a clock-skew rejection of a non-conditional request is retried at once,
+//     idempotent or not (the server did nothing);
+//   - a request whose non-replayable body was (partly) consumed never is.
+
+#include <floe/config.hpp>
+#include <floe/error.hpp>
+#include <floe/errors/kind.hpp>
+
+#include <chrono>
+#include <cstdint>
+
+namespace floe::retry {
+
+/// Settings for standard mode. Zero durations mean "none".
+struct standard_params {
+  unsigned max_attempts = 3;                          // first try included
+  std::chrono::milliseconds base_delay{1000};         // 2^n x base
+  std::chrono::milliseconds max_backoff{20000};       // cap before jitter
+  unsigned quota_capacity = 500;
+  unsigned retry_cost = 5;
+  unsigned timeout_retry_cost = 10;
+  unsigned no_retry_increment = 1;
+};
+
+/// The token bucket shared by every request of one client. Not thread-safe:
+/// it lives beside the client, on the client's executor.
+class quota {
+ public:
+  explicit quota(standard_params const& p = {}) noexcept
+      : capacity_(p.quota_capacity), available_(p.quota_capacity) {}
+
+  unsigned available() const noexcept { return available_; }
+  unsigned capacity() const noexcept { return capacity_; }
+
+  /// Takes `cost` tokens; false (and nothing taken) if fewer are left.
+  bool try_acquire(unsigned cost) noexcept {
+    if (cost > available_) return false;
+    available_ -= cost;
+    return true;
+  }
+  /// Gives tokens back, never above the capacity.
+  void release(unsigned n) noexcept {
+    available_ = (capacity_ - available_ < n) ? capacity_ : available_ + n;
+  }
+
+ private:
+  unsigned capacity_;
+  unsigned available_;
+};
+
+/// What the caller knows about the request, fixed for the whole operation.
+struct request_traits {
+  bool idempotent = true;          // GET, HEAD, PUT, DELETE; POSTs the service marks as such
+  bool conditional_write = false;  // a write carrying If-Match / If-None-Match
+  bool replayable_body = true;     // false: a stream that can be read once
+};
+
+/// What happened on one attempt.
+struct attempt_outcome {
+  errors::kind kind = errors::kind::success;
+  bool reached_server = true;      // false: nothing was written (connect/TLS failed)
+  bool body_consumed = false;      // some request-body bytes were read from the source
+  bool timed_out = false;          // a connect or progress timeout ended it
+  bool reply_received = true;      // false: a transport failure, no complete reply
+};
+
+enum class action : std::uint8_t {
+  done,               // success: nothing more to do
+  retry,              // sleep `delay`, then try again
+  stop,               // give up and report `reason`
+};
+
+/// Why a retry loop stopped; errc::ok when the last reply is the answer
+/// (a success, or an error kind that is not retryable).
+struct decision {
+  action what = action::done;
+  std::chrono::nanoseconds delay{0};
+  errc reason = errc::ok;
+};
+
+/// The retry state of one operation (one logical request, all its attempts).
+class operation {
+ public:
+  explicit operation(standard_params const& p, quota& q) noexcept : params_(&p), quota_(&q) {}
+
+  /// 1-based number of the attempt about to be made (or just made).
+  unsigned attempt() const noexcept { return attempt_; }
+  /// Tokens the last retry took (refunded on success).
+  unsigned last_cost() const noexcept { return last_cost_; }
+
+  /// Decides what to do after an attempt ended with `o`. `random01` is a
+  /// uniform draw in [0, 1) used for the jitter. On action::retry the
+  /// attempt counter is advanced and the quota charged.
+  FLOE_DECL decision on_outcome(request_traits const& r, attempt_outcome const& o,
+                                double random01) noexcept;
+
+ private:
+  standard_params const* params_;
+  quota* quota_;
+  unsigned attempt_ = 1;
+  unsigned last_cost_ = 0;
+};
+
+/// Full-jitter back-off before retry number `retries_made + 1`:
+/// random01 x min(2^retries_made x base, max_backoff).
+FLOE_DECL std::chrono::nanoseconds backoff(standard_params const& p, unsigned retries_made,
+                                           double random01) noexcept;
+
+/// Whether the request may be sent again after this outcome, ignoring
+/// attempts and quota. Returns errc::ok if it may, otherwise why not:
+/// unknown_outcome (a conditional write that reached the server and got no
+/// usable answer), body_not_replayable, or the kind's own errc.
+FLOE_DECL errc may_retry(request_traits const& r, attempt_outcome const& o) noexcept;
+
+}  // namespace floe::retry
+
+#if defined(FLOE_HEADER_ONLY)
+#include <floe/retry/impl/policy.ipp>
+#endif
