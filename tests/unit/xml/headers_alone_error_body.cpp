@@ -1,0 +1,1 @@
+#include <floe/xml/error_body.hpp>
