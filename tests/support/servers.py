@@ -4,9 +4,13 @@
   servers.py start STATE_DIR   -> prints `export NAME=VALUE` lines for the shell
   servers.py stop STATE_DIR
 
-moto (server mode) runs on a free loopback port with IAM auth off. Each
-server's pid goes into STATE_DIR so `stop` ends exactly what `start` began.
+moto (server mode) runs on a free loopback port with IAM auth off. In front of
+it runs the fault-injecting test proxy (tests/support/proxy, README.md there):
+a plain listener, a TLS listener with a throw-away CA, its control port, and a
+forward proxy for CONNECT tests. Each server's pid goes into STATE_DIR so
+`stop` ends exactly what `start` began.
 """
+import json
 import os
 import signal
 import socket
@@ -46,6 +50,46 @@ def spawn(state, name, argv, env=None):
     return proc
 
 
+def wait_ready(path, proc, what, seconds=30):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            sys.exit(f"servers: {what} exited with {proc.returncode} during start-up "
+                     f"(see its log in the state directory)")
+        if os.path.exists(path):
+            with open(path) as fh:
+                return json.load(fh)
+        time.sleep(0.05)  # start-up poll, not test synchronisation
+    sys.exit(f"servers: {what} did not start within {seconds}s")
+
+
+def start_proxies(state, moto_url):
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    from proxy.certs import make_certs
+    certs = make_certs(os.path.join(state, "proxy-ca"))
+    proxy_dir = os.path.join(here, "proxy")
+    ready = os.path.join(state, "proxy.ready")
+    fready = os.path.join(state, "forward-proxy.ready")
+    for f in (ready, fready):
+        if os.path.exists(f):
+            os.unlink(f)
+    proc = spawn(state, "proxy", [sys.executable, proxy_dir, "--upstream", moto_url,
+                                  "--tls-cert", certs["cert"], "--tls-key", certs["key"],
+                                  "--log", os.path.join(state, "proxy.log"), "--ready-file", ready])
+    info = wait_ready(ready, proc, "the test proxy")
+    fproc = spawn(state, "forward-proxy", [sys.executable, proxy_dir, "forward",
+                                           "--log", os.path.join(state, "forward-proxy.log"),
+                                           "--ready-file", fready])
+    finfo = wait_ready(fready, fproc, "the forward proxy")
+    print(f"export FLOE_TEST_PROXY_ENDPOINT=http://127.0.0.1:{info['port']}")
+    print(f"export FLOE_TEST_PROXY_CONTROL=http://127.0.0.1:{info['control_port']}")
+    print(f"export FLOE_TEST_PROXY_TLS_ENDPOINT=https://127.0.0.1:{info['tls_port']}")
+    print(f"export FLOE_TEST_PROXY_CA={certs['ca']}")
+    print(f"export FLOE_TEST_FORWARD_PROXY=http://127.0.0.1:{finfo['port']}")
+    print(f"export FLOE_TEST_FORWARD_PROXY_CONTROL=http://127.0.0.1:{finfo['control_port']}")
+
+
 def start(state):
     os.makedirs(state, exist_ok=True)
     try:
@@ -61,6 +105,7 @@ def start(state):
     url = f"http://127.0.0.1:{port}"
     wait_http(url + "/moto-api/", proc, "moto")
     print(f"export FLOE_TEST_MOTO_ENDPOINT={url}")
+    start_proxies(state, url)
 
 
 def stop(state):
