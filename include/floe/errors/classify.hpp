@@ -42,8 +42,8 @@ namespace floe::errors {
 /// call.
 struct reply_facts {
   unsigned status = 0;              // HTTP status; 0 when no reply arrived
-  std::string_view code;            // the body's error code; empty when bodiless
-  std::string_view method;          // "GET", "PUT", "HEAD", ... (informational)
+  std::string_view code{};          // the body's error code; empty when bodiless
+  std::string_view method{};        // "GET", "PUT", "HEAD", ... (informational)
   /// If-Match or If-None-Match on a PUT / POST / DELETE / CompleteMultipartUpload.
   bool is_conditional_write = false;
   /// The conditional write carried If-Match (implies is_conditional_write):
@@ -78,7 +78,7 @@ struct reply_facts {
 /// A kind and the rule that gave it (a static string, for diagnostics).
 struct classification {
   errors::kind outcome = errors::kind::success;
-  std::string_view reason;
+  std::string_view reason{};
 };
 
 /// Classifies a reply. Never throws.

@@ -26,10 +26,10 @@ namespace floe::errors {
 
 /// What identifies a reply beyond its body, for the diagnostics.
 struct reply_ids {
-  std::string_view request_id;  // x-amz-request-id / x-amzn-RequestId header
-  std::string_view host_id;     // x-amz-id-2 header
-  std::string_view operation;   // e.g. "PutObject"
-  std::string_view resource;    // e.g. "bucket/key"; the body's <Resource> otherwise
+  std::string_view request_id{};  // x-amz-request-id / x-amzn-RequestId header
+  std::string_view host_id{};     // x-amz-id-2 header
+  std::string_view operation{};   // e.g. "PutObject"
+  std::string_view resource{};    // e.g. "bucket/key"; the body's <Resource> otherwise
   unsigned attempt = 0;
 };
 

@@ -1,0 +1,2 @@
+// Each public header of the area compiles on its own.
+#include <floe/errors/classify.hpp>

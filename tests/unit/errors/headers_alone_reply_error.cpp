@@ -1,0 +1,1 @@
+#include <floe/errors/reply_error.hpp>
