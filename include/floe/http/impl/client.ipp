@@ -1,0 +1,854 @@
+#pragma once
+#include <floe/http/client.hpp>
+#include <floe/http/proxy.hpp>
+#include <floe/http/tls.hpp>
+#include <floe/retry/clock_skew.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/error.hpp>
+#include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/error.hpp>
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <charconv>
+#include <deque>
+#include <optional>
+#include <random>
+#include <vector>
+
+namespace floe::http {
+
+namespace detail {
+
+namespace asio = boost::asio;
+namespace ssl = boost::asio::ssl;
+namespace beast = boost::beast;
+using tcp = asio::ip::tcp;
+using steady = std::chrono::steady_clock;
+using boost::system::error_code;
+
+constexpr auto tuple_awaitable = asio::as_tuple(asio::use_awaitable);
+
+// A file descriptor closed on scope exit.
+struct unique_fd {
+  int fd = -1;
+  unique_fd() = default;
+  explicit unique_fd(int f) : fd(f) {}
+  unique_fd(unique_fd const&) = delete;
+  unique_fd& operator=(unique_fd const&) = delete;
+  ~unique_fd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+inline error_code errno_code() { return {errno, boost::system::system_category()}; }
+
+// One TCP (optionally TLS) connection with a watchdog: a single timer per
+// connection that is re-armed lazily, so an I/O operation only stamps
+// `last_progress_` instead of arming a timer of its own.
+class connection : public std::enable_shared_from_this<connection> {
+ public:
+  explicit connection(asio::any_io_executor const& ex) : sock_(ex), timer_(ex) {}
+
+  tcp::socket sock_;
+  std::optional<ssl::stream<tcp::socket&>> tls_;
+  std::optional<tcp::resolver> resolver_;
+  beast::flat_buffer rbuf_;
+  std::string wbuf_;
+  std::unique_ptr<char[]> chunk_;
+  std::size_t chunk_size_ = 0;
+  bool absolute_form_ = false;  // plain HTTP through a proxy
+  std::string proxy_auth_;
+  unsigned uses_ = 0;
+  steady::time_point idle_since_{};
+
+  // --- watchdog -----------------------------------------------------------
+  void watch(std::chrono::milliseconds limit) {
+    limit_ = limit;
+    timed_out_ = false;
+    watching_ = limit.count() > 0;
+    if (!watching_) return;
+    last_progress_ = steady::now();
+    auto const due = last_progress_ + limit_;
+    if (!armed_ || armed_due_ > due) arm(due);
+  }
+  void progress() noexcept {
+    if (watching_) last_progress_ = steady::now();
+  }
+  void unwatch() noexcept { watching_ = false; }
+  // Between requests no timer may stay pending: it would keep io_context::run
+  // from returning.
+  void stop_watch() noexcept {
+    watching_ = false;
+    if (armed_) {
+      ++gen_;
+      armed_ = false;
+      timer_.cancel();
+    }
+  }
+  bool timed_out() const noexcept { return timed_out_; }
+
+  void close() noexcept {
+    watching_ = false;
+    ++gen_;
+    armed_ = false;
+    timer_.cancel();
+    error_code ig;
+    if (resolver_) resolver_->cancel();
+    sock_.shutdown(tcp::socket::shutdown_both, ig);
+    sock_.close(ig);
+  }
+
+  char* chunk(std::size_t n) {
+    if (chunk_size_ < n) {
+      chunk_.reset(new char[n]);
+      chunk_size_ = n;
+    }
+    return chunk_.get();
+  }
+
+  // --- I/O on whichever stream this is ------------------------------------
+  asio::awaitable<std::tuple<error_code, std::size_t>> read_some(asio::mutable_buffer b) {
+    if (tls_) co_return co_await tls_->async_read_some(b, tuple_awaitable);
+    co_return co_await sock_.async_read_some(b, tuple_awaitable);
+  }
+  template <class Buffers>
+  asio::awaitable<std::tuple<error_code, std::size_t>> write(Buffers const& b) {
+    if (tls_) co_return co_await asio::async_write(*tls_, b, tuple_awaitable);
+    co_return co_await asio::async_write(sock_, b, tuple_awaitable);
+  }
+
+ private:
+  void arm(steady::time_point due) {
+    armed_ = true;
+    armed_due_ = due;
+    auto const gen = ++gen_;
+    timer_.expires_at(due);
+    timer_.async_wait([self = shared_from_this(), gen](error_code ec) { self->on_timer(ec, gen); });
+  }
+  void on_timer(error_code ec, std::uint64_t gen) {
+    if (gen != gen_) return;  // superseded by a later arm() or close()
+    armed_ = false;
+    if (ec || !watching_) return;
+    auto const due = last_progress_ + limit_;
+    if (steady::now() >= due) {
+      timed_out_ = true;
+      watching_ = false;
+      error_code ig;
+      if (resolver_) resolver_->cancel();
+      sock_.cancel(ig);
+      return;
+    }
+    arm(due);
+  }
+
+  asio::steady_timer timer_;
+  steady::time_point last_progress_{};
+  steady::time_point armed_due_{};
+  std::chrono::milliseconds limit_{0};
+  std::uint64_t gen_ = 0;
+  bool watching_ = false;
+  bool armed_ = false;
+  bool timed_out_ = false;
+};
+
+struct pool_waiter {
+  asio::steady_timer timer;
+  bool woken = false;
+};
+
+struct host_pool {
+  endpoint ep;
+  std::vector<std::shared_ptr<connection>> idle;  // most recently used last
+  std::size_t total = 0;                          // open or opening
+  std::deque<pool_waiter*> waiters;
+
+  void wake_one() {
+    if (waiters.empty()) return;
+    auto* w = waiters.front();
+    waiters.pop_front();
+    w->woken = true;
+    w->timer.cancel();
+  }
+};
+
+struct client_state {
+  std::vector<std::unique_ptr<host_pool>> pools;
+  std::shared_ptr<ssl::context> tls;
+  std::minstd_rand rng{std::random_device{}()};
+
+  host_pool& pool_for(endpoint const& ep) {
+    for (auto& p : pools)
+      if (p->ep.port == ep.port && p->ep.tls == ep.tls && p->ep.host == ep.host) return *p;
+    pools.push_back(std::make_unique<host_pool>());
+    pools.back()->ep = ep;
+    return *pools.back();
+  }
+};
+
+// What one attempt did, for the retry decision.
+struct attempt_state {
+  error_code ec;
+  std::string why;            // extra words for diagnostics
+  bool reached_server = false;
+  bool body_consumed = false;
+  bool timed_out = false;
+  bool reply_started = false;
+  bool sink_dirty = false;    // bytes went to a sink that cannot be reset
+  bool reusable = false;
+};
+
+// Reply parser writing fields into response::headers and the body straight
+// to where it belongs; no per-field allocation, no body copy for sinks.
+class reply_parser final : public beast::http::basic_parser<false> {
+ public:
+  reply_parser(response& res, request const& req, client_config const& cfg, attempt_state& a)
+      : res_(res), req_(req), cfg_(cfg), a_(a) {}
+  ~reply_parser() override = default;
+  reply_parser(reply_parser const&) = delete;
+  reply_parser& operator=(reply_parser const&) = delete;
+
+  unique_fd file_;
+
+ private:
+  void on_request_impl(beast::http::verb, beast::string_view, beast::string_view, int, error_code& ec) override {
+    ec = beast::http::error::bad_version;
+  }
+  void on_response_impl(int code, beast::string_view, int, error_code&) override {
+    res_.status = static_cast<unsigned>(code);
+    res_.headers.clear();
+    res_.body.clear();
+    res_.body_bytes = 0;
+  }
+  void on_field_impl(beast::http::field, beast::string_view name, beast::string_view value, error_code& ec) override {
+    res_.headers.add(name, value);
+    if (!res_.headers.valid()) ec = make_error_code(errc::malformed_reply);
+  }
+  void on_header_impl(error_code&) override {}
+  void on_body_init_impl(boost::optional<std::uint64_t> const& length, error_code& ec) override {
+    bool const ok = res_.status >= 200 && res_.status < 300;
+    target_ = !ok ? target::error_memory : req_.sink.type() == body_sink::kind::memory ? target::memory
+              : req_.sink.type() == body_sink::kind::file                            ? target::file
+                                                                                     : target::stream;
+    limit_ = target_ == target::error_memory ? cfg_.error_body_limit
+             : target_ == target::memory     ? cfg_.body_limit
+                                             : UINT64_MAX;
+    if (length && *length > limit_) {
+      ec = make_error_code(errc::reply_too_large);
+      return;
+    }
+    if (length && (target_ == target::memory || target_ == target::error_memory))
+      res_.body.reserve(static_cast<std::size_t>(*length));
+    if (target_ == target::file) {
+      file_.fd = ::open(req_.sink.path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (file_.fd < 0) ec = errno_code();
+    }
+  }
+  std::size_t deliver(std::string_view piece, error_code& ec) {
+    if (res_.body_bytes + piece.size() > limit_) {
+      ec = make_error_code(errc::reply_too_large);
+      return 0;
+    }
+    switch (target_) {
+      case target::memory:
+      case target::error_memory: res_.body.append(piece); break;
+      case target::file: {
+        std::size_t done = 0;
+        while (done < piece.size()) {
+          auto const n = ::write(file_.fd, piece.data() + done, piece.size() - done);
+          if (n < 0) {
+            if (errno == EINTR) continue;
+            ec = errno_code();
+            return done;
+          }
+          done += static_cast<std::size_t>(n);
+        }
+        break;
+      }
+      case target::stream:
+        a_.sink_dirty = true;
+        req_.sink.writer()(piece, ec);
+        if (ec) return 0;
+        break;
+    }
+    res_.body_bytes += piece.size();
+    return piece.size();
+  }
+  std::size_t on_body_impl(beast::string_view body, error_code& ec) override { return deliver(body, ec); }
+  void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, error_code& ec) override {
+    return deliver(body, ec);
+  }
+  void on_finish_impl(error_code&) override {}
+
+  enum class target : std::uint8_t { memory, error_memory, file, stream };
+  response& res_;
+  request const& req_;
+  client_config const& cfg_;
+  attempt_state& a_;
+  target target_ = target::memory;
+  std::uint64_t limit_ = 0;
+};
+
+inline void append_uint(std::string& s, std::uint64_t v) {
+  char buf[24];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  (void)ec;
+  s.append(buf, p);
+}
+
+inline bool is_stale_connection_error(error_code const& ec) {
+  return ec == asio::error::eof || ec == asio::error::connection_reset || ec == asio::error::broken_pipe ||
+         ec == asio::error::connection_aborted || ec == ssl::error::stream_truncated;
+}
+
+inline asio::awaitable<bool> cancelled() {
+  auto cs = co_await asio::this_coro::cancellation_state;
+  co_return cs.cancelled() != asio::cancellation_type::none;
+}
+
+// Serialises the request head into c.wbuf_ (reused: no allocation once warm).
+inline void write_head(connection& c, endpoint const& ep, request const& req, bool expect_continue) {
+  auto& w = c.wbuf_;
+  w.clear();
+  w.append(req.method).append(" ");
+  if (c.absolute_form_) {
+    w.append("http://");
+    if (!req.headers.contains("Host")) w.append(ep.host_header());
+    else w.append(req.headers.get("Host"));
+  }
+  w.append(req.target).append(" HTTP/1.1\r\n");
+  if (!req.headers.contains("Host")) {
+    w.append("Host: ");
+    bool const v6 = ep.host.find(':') != std::string::npos;
+    if (v6) w.push_back('[');
+    w.append(ep.host);
+    if (v6) w.push_back(']');
+    if (ep.port != ep.default_port()) {
+      w.push_back(':');
+      append_uint(w, ep.port);
+    }
+    w.append("\r\n");
+  }
+  w.append(req.headers.wire());
+  bool const has_body = req.body.type() != body_source::kind::none;
+  if (has_body || req.method == "PUT" || req.method == "POST" || req.method == "PATCH") {
+    w.append("Content-Length: ");
+    append_uint(w, req.body.size());
+    w.append("\r\n");
+  }
+  if (expect_continue) w.append("Expect: 100-continue\r\n");
+  if (!c.proxy_auth_.empty() && c.absolute_form_) w.append("Proxy-Authorization: ").append(c.proxy_auth_).append("\r\n");
+  w.append("\r\n");
+}
+
+// Reads one reply head-and-body into res. With `interim`, returns after a
+// 100 Continue (true) or when the watchdog fires before any byte (true,
+// nothing read); a final reply is read whole (false). 1xx other than an
+// awaited 100 are skipped.
+inline asio::awaitable<bool> read_reply(connection& c, request const& req, response& res, client_config const& cfg,
+                                        attempt_state& a, bool interim) {
+  for (;;) {
+    reply_parser p(res, req, cfg, a);
+    p.header_limit(cfg.header_limit);
+    p.body_limit(boost::none);
+    p.eager(true);
+    if (req.method == "HEAD") p.skip(true);
+    for (;;) {
+      if (c.rbuf_.size() > 0) {
+        error_code ec;
+        auto const n = p.put(c.rbuf_.data(), ec);
+        c.rbuf_.consume(n);
+        if (ec && ec != beast::http::error::need_more) {
+          a.ec = ec;
+          if (ec.category() != floe_category() && ec.category() != boost::system::system_category()) {
+            a.why = "malformed reply: " + ec.message();
+            a.ec = errc::malformed_reply;
+          }
+          co_return false;
+        }
+        if (p.is_done()) break;
+        if (n > 0 && c.rbuf_.size() > 0) continue;
+      }
+      auto const want = std::max<std::size_t>(cfg.io_chunk, 4096);
+      auto [ec, n] = co_await c.read_some(c.rbuf_.prepare(want));
+      c.rbuf_.commit(n);
+      if (n > 0) {
+        a.reply_started = true;
+        c.progress();
+      }
+      if (ec) {
+        if (interim && c.timed_out() && !a.reply_started) co_return true;
+        if (ec == asio::error::eof || ec == ssl::error::stream_truncated) {
+          if (c.rbuf_.size() == 0 && p.got_some() && !p.is_done()) {
+            error_code e2;
+            p.put_eof(e2);
+            if (!e2 && p.is_done()) break;
+          }
+        }
+        a.ec = ec;
+        if (c.timed_out()) {
+          a.timed_out = true;
+          a.ec = errc::timeout;
+        }
+        co_return false;
+      }
+    }
+    if (res.status >= 100 && res.status < 200) {
+      if (interim && res.status == 100) co_return true;
+      continue;  // skip an interim reply nobody waits for
+    }
+    res.keep_alive = p.keep_alive();
+    co_return false;
+  }
+}
+
+// Sends the body (after the head in c.wbuf_ when `with_head`).
+inline asio::awaitable<void> write_body(connection& c, request& req, client_config const& cfg, attempt_state& a,
+                                        bool with_head) {
+  auto const& body = req.body;
+  auto fail = [&](error_code ec) {
+    a.ec = ec;
+    if (c.timed_out()) {
+      a.timed_out = true;
+      a.ec = errc::timeout;
+    }
+  };
+  std::size_t const chunk = std::max<std::size_t>(cfg.io_chunk, 4096);
+  if (body.type() == body_source::kind::none || body.size() == 0) {
+    if (!with_head) co_return;
+    auto [ec, n] = co_await c.write(asio::buffer(c.wbuf_));
+    if (n > 0) a.reached_server = true;
+    c.progress();
+    if (ec) fail(ec);
+    co_return;
+  }
+  if (body.type() == body_source::kind::memory) {
+    auto data = body.bytes();
+    std::size_t off = 0;
+    bool head = with_head;
+    while (off < data.size() || head) {
+      auto const take = std::min(chunk, data.size() - off);
+      std::array<asio::const_buffer, 2> bufs{asio::buffer(head ? std::string_view(c.wbuf_) : std::string_view{}),
+                                             asio::buffer(data.substr(off, take))};
+      auto [ec, n] = co_await c.write(bufs);
+      if (n > 0) a.reached_server = true;
+      c.progress();
+      if (ec) co_return fail(ec);
+      head = false;
+      off += take;
+    }
+    co_return;
+  }
+  if (with_head) {
+    auto [ec, n] = co_await c.write(asio::buffer(c.wbuf_));
+    if (n > 0) a.reached_server = true;
+    c.progress();
+    if (ec) co_return fail(ec);
+  }
+  unique_fd fd;
+  if (body.type() == body_source::kind::file) {
+    fd.fd = ::open(body.path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd.fd < 0) {
+      a.ec = errno_code();
+      a.why = "cannot open the request body " + body.path();
+      co_return;
+    }
+  }
+  char* buf = c.chunk(chunk);
+  std::uint64_t left = body.size();
+  std::uint64_t pos = body.offset();
+  while (left > 0) {
+    auto const want = static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk));
+    std::size_t got = 0;
+    if (fd.fd >= 0) {
+      auto const n = ::pread(fd.fd, buf, want, static_cast<off_t>(pos));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        a.ec = errno_code();
+        a.why = "reading the request body " + body.path();
+        co_return;
+      }
+      got = static_cast<std::size_t>(n);
+    } else {
+      a.body_consumed = true;
+      error_code ec;
+      got = body.reader()(std::span<char>(buf, want), ec);
+      if (ec) {
+        a.ec = ec;
+        a.why = "reading the request body stream";
+        co_return;
+      }
+    }
+    if (got == 0) {
+      a.ec = errc::invalid_argument;
+      a.why = "request body ended before its declared length";
+      co_return;
+    }
+    auto [ec, n] = co_await c.write(asio::buffer(buf, got));
+    c.progress();
+    if (ec) co_return fail(ec);
+    left -= got;
+    pos += got;
+  }
+}
+
+inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint const& ep, request& req, response& res,
+                                         attempt_state& a) {
+  auto const& cfg = cl.config();
+  bool const expect = req.body.type() == body_source::kind::stream && req.body.size() > 0;
+  write_head(c, ep, req, expect);
+  ++c.uses_;
+  c.watch(cfg.idle_timeout);
+  if (expect) {
+    co_await write_body(c, req, cfg, a, true);  // head only: the body is not memory or file
+    if (a.ec) co_return;
+    c.watch(cfg.continue_timeout.count() > 0 ? cfg.continue_timeout : cfg.idle_timeout);
+    bool const go_on = co_await read_reply(c, req, res, cfg, a, true);
+    if (a.ec) co_return;
+    c.watch(cfg.idle_timeout);
+    if (!go_on) {
+      // A final answer before the body (403, redirect, 5xx): the body was not
+      // sent, so the connection's framing is unknown to the server. Close it.
+      a.reusable = false;
+      co_return;
+    }
+    res.status = 0;
+    res.headers.clear();
+    co_await write_body(c, req, cfg, a, false);
+  } else {
+    co_await write_body(c, req, cfg, a, true);
+  }
+  if (a.ec) co_return;
+  co_await read_reply(c, req, res, cfg, a, false);
+  if (a.ec) co_return;
+  a.reusable = res.keep_alive && c.rbuf_.size() == 0;
+}
+
+inline asio::awaitable<error> connect(client& cl, client_state& st, connection& c, endpoint const& ep) {
+  auto const& cfg = cl.config();
+  auto proxy = select_proxy(cfg.proxy, ep);
+  if (!proxy) co_return proxy.error();
+  endpoint const& hop = *proxy ? (*proxy)->ep : ep;
+  auto where = [&] {
+    std::string s = hop.host + ":" + std::to_string(hop.port);
+    if (*proxy) s += " (proxy for " + ep.host + ":" + std::to_string(ep.port) + ")";
+    return s;
+  };
+  auto timed = [&](error_code ec, char const* what) {
+    if (c.timed_out()) return error(errc::timeout, std::string(what) + " " + where() + " timed out");
+    return detail::with_message(ec, std::string(what) + " " + where());
+  };
+  c.watch(cfg.connect_timeout);
+  boost::system::error_code ec;
+  auto const addr = asio::ip::make_address(hop.host, ec);
+  if (!ec) {
+    auto [e, unused] = co_await asio::async_connect(c.sock_, std::array<tcp::endpoint, 1>{tcp::endpoint(addr, hop.port)},
+                                                    tuple_awaitable);
+    (void)unused;
+    if (e) co_return timed(e, "connecting to");
+  } else {
+    c.resolver_.emplace(cl.get_executor());
+    std::array<char, 8> port{};
+    auto [pe, pc] = std::to_chars(port.data(), port.data() + port.size(), hop.port);
+    (void)pc;
+    auto [re, results] = co_await c.resolver_->async_resolve(hop.host, std::string_view(port.data(), pe - port.data()),
+                                                             tuple_awaitable);
+    if (re) co_return timed(re, "resolving");
+    auto [ce, unused] = co_await asio::async_connect(c.sock_, results, tuple_awaitable);
+    (void)unused;
+    c.resolver_.reset();
+    if (ce) co_return timed(ce, "connecting to");
+  }
+  c.sock_.set_option(tcp::no_delay(true), ec);
+  if (*proxy && ep.tls) {
+    // Tunnel: CONNECT host:port, then TLS inside.
+    std::string& w = c.wbuf_;
+    w.clear();
+    std::string const authority = (ep.host.find(':') != std::string::npos ? "[" + ep.host + "]" : ep.host) + ":" +
+                                  std::to_string(ep.port);
+    w.append("CONNECT ").append(authority).append(" HTTP/1.1\r\nHost: ").append(authority).append("\r\n");
+    if (auto auth = proxy_authorization((*proxy)->userinfo); !auth.empty())
+      w.append("Proxy-Authorization: ").append(auth).append("\r\n");
+    w.append("\r\n");
+    auto [we, wn] = co_await c.write(asio::buffer(w));
+    (void)wn;
+    if (we) co_return timed(we, "CONNECT through");
+    request probe;
+    probe.method = "HEAD";  // a CONNECT reply has no body
+    response r;
+    attempt_state a;
+    co_await read_reply(c, probe, r, cfg, a, false);
+    if (a.ec) co_return timed(a.ec, "CONNECT through");
+    if (r.status < 200 || r.status >= 300) {
+      diagnostics d;
+      d.http_status = r.status;
+      d.message = "proxy refused CONNECT to " + authority;
+      co_return error(make_error_code(errc::service_error), std::move(d));
+    }
+    if (c.rbuf_.size() != 0) co_return error(errc::malformed_reply, "proxy sent bytes after its CONNECT reply");
+  } else if (*proxy) {
+    c.absolute_form_ = true;
+    c.proxy_auth_ = proxy_authorization((*proxy)->userinfo);
+  }
+  if (ep.tls) {
+    if (!st.tls) {
+      auto ctx = make_tls_context(cfg.tls);
+      if (!ctx) co_return ctx.error();
+      st.tls = *ctx;
+    }
+    c.tls_.emplace(c.sock_, *st.tls);
+    SSL* ssl = c.tls_->native_handle();
+    bool const ip = is_ip_literal(ep.host);
+    if (!ip && !SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, const_cast<char*>(ep.host.c_str())))
+      co_return error(errc::invalid_argument, "cannot set TLS SNI to " + ep.host);
+    if (cfg.tls.verify_peer) {
+      X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+      int const ok = ip ? X509_VERIFY_PARAM_set1_ip_asc(param, ep.host.c_str())
+                        : X509_VERIFY_PARAM_set1_host(param, ep.host.c_str(), ep.host.size());
+      if (!ok) co_return error(errc::invalid_argument, "cannot set TLS host name verification for " + ep.host);
+      X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+    }
+    auto [he] = co_await c.tls_->async_handshake(ssl::stream_base::client, tuple_awaitable);
+    if (he) {
+      auto e = timed(he, "TLS handshake with");
+      if (long const v = SSL_get_verify_result(ssl); v != X509_V_OK)
+        e.diag.message += std::string(": certificate verification failed: ") + X509_verify_cert_error_string(v);
+      co_return e;
+    }
+  }
+  c.unwatch();
+  co_return error{};
+}
+
+// Takes an idle connection or opens one, waiting while the pool is full.
+inline asio::awaitable<std::pair<std::shared_ptr<connection>, error>> acquire(client& cl, client_state& st,
+                                                                              endpoint const& ep, bool& reused) {
+  auto const& cfg = cl.config();
+  auto& pool = st.pool_for(ep);
+  for (;;) {
+    auto const now = steady::now();
+    // Oldest first: close those idle past the expiry.
+    std::size_t expired = 0;
+    while (expired < pool.idle.size() && cfg.pool_idle_timeout.count() > 0 &&
+           now - pool.idle[expired]->idle_since_ >= cfg.pool_idle_timeout)
+      ++expired;
+    for (std::size_t i = 0; i < expired; ++i) {
+      pool.idle[i]->close();
+      --pool.total;
+    }
+    pool.idle.erase(pool.idle.begin(), pool.idle.begin() + static_cast<std::ptrdiff_t>(expired));
+    if (!pool.idle.empty()) {
+      auto c = std::move(pool.idle.back());
+      pool.idle.pop_back();
+      reused = true;
+      co_return std::pair{std::move(c), error{}};
+    }
+    if (pool.total < std::max<std::size_t>(cfg.max_connections_per_host, 1)) {
+      ++pool.total;
+      auto c = std::make_shared<connection>(cl.get_executor());
+      auto e = co_await connect(cl, st, *c, ep);
+      if (e.code) {
+        c->close();
+        --pool.total;
+        pool.wake_one();
+        co_return std::pair{nullptr, std::move(e)};
+      }
+      reused = false;
+      co_return std::pair{std::move(c), error{}};
+    }
+    pool_waiter w{asio::steady_timer(cl.get_executor(), steady::time_point::max())};
+    pool.waiters.push_back(&w);
+    co_await w.timer.async_wait(tuple_awaitable);
+    if (!w.woken) {
+      std::erase(pool.waiters, &w);
+      co_return std::pair{nullptr, error(asio::error::operation_aborted)};
+    }
+  }
+}
+
+inline void release(client& cl, client_state& st, endpoint const& ep, std::shared_ptr<connection> c, bool reusable) {
+  auto& pool = st.pool_for(ep);
+  c->stop_watch();
+  if (reusable && cl.config().pool_idle_timeout.count() >= 0) {
+    c->idle_since_ = steady::now();
+    pool.idle.push_back(std::move(c));
+  } else {
+    c->close();
+    --pool.total;
+  }
+  pool.wake_one();
+}
+
+}  // namespace detail
+
+FLOE_DECL client::client(executor_type ex, client_config cfg)
+    : ex_(std::move(ex)), cfg_(std::move(cfg)), quota_(cfg_.retry), state_(std::make_unique<detail::client_state>()) {}
+
+FLOE_DECL client::~client() { close_idle(); }
+
+FLOE_DECL std::size_t client::idle_connections(endpoint const& ep) const noexcept {
+  for (auto const& p : state_->pools)
+    if (p->ep == ep) return p->idle.size();
+  return 0;
+}
+
+FLOE_DECL void client::close_idle() {
+  for (auto& p : state_->pools) {
+    for (auto& c : p->idle) c->close();
+    p->total -= p->idle.size();
+    p->idle.clear();
+  }
+}
+
+FLOE_DECL error detail::error_from_exception(std::exception_ptr const& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (boost::system::system_error const& se) {
+    return detail::with_message(se.code(), se.what());
+  } catch (std::bad_alloc const&) {
+    return error(make_error_code(boost::system::errc::not_enough_memory));
+  } catch (std::exception const& ex) {
+    return error(errc::invalid_argument, ex.what());
+  } catch (...) {
+    return error(errc::invalid_argument, "unknown exception");
+  }
+}
+
+FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint const& ep, request& req,
+                                                         response& res) {
+  namespace asio = boost::asio;
+  co_await asio::this_coro::throw_if_cancelled(false);
+  auto& st = *cl.state_;
+  auto const& cfg = cl.cfg_;
+  retry::operation op(cfg.retry, cl.quota_);
+  retry::request_traits traits = req.traits;
+  traits.replayable_body = req.body.replayable();
+  unsigned stale_resends = 0;
+  auto fail = [&](error e, attempt_state const* a) {
+    e.diag.attempt = op.attempt();
+    if (e.diag.operation.empty()) e.diag.operation = req.operation;
+    if (e.diag.resource.empty()) e.diag.resource = req.target;
+    if (a && !a->why.empty()) {
+      if (!e.diag.message.empty()) e.diag.message += ": ";
+      e.diag.message += a->why;
+    }
+    res.attempts = op.attempt();
+    return e;
+  };
+  if (req.body.type() == body_source::kind::memory && req.body.bytes().size() != req.body.size())
+    co_return fail(error(errc::invalid_argument, "body size mismatch"), nullptr);
+
+  for (;;) {
+    if (req.sign) {
+      attempt_info info{op.attempt(), cl.skew_};
+      if (auto e = req.sign(req, info); e.code) co_return fail(std::move(e), nullptr);
+    }
+    if (!req.headers.valid())
+      co_return fail(error(errc::invalid_argument, "a request header contains CR, LF or NUL"), nullptr);
+    res.status = 0;
+    res.headers.clear();
+    res.body.clear();
+    res.body_bytes = 0;
+    res.keep_alive = false;
+    res.retry_stop = errc::ok;
+
+    bool reused = false;
+    auto [conn, cerr] = co_await acquire(cl, st, ep, reused);
+    detail::attempt_state a;
+    if (!conn) {
+      if (co_await cancelled() || cerr.code == asio::error::operation_aborted)
+        co_return fail(error(asio::error::operation_aborted), nullptr);
+      a.ec = cerr.code;
+      a.timed_out = cerr.code == errc::timeout;
+      a.reached_server = false;
+      if (!cerr.diag.message.empty()) a.why = cerr.diag.message;
+      if (cerr.diag.http_status != 0) co_return fail(std::move(cerr), nullptr);  // proxy refused CONNECT
+    } else {
+      if (reused) conn->rbuf_.clear();
+      ++cl.stats_.attempts;
+      if (!reused) ++cl.stats_.connections_opened;
+      co_await run_attempt(cl, *conn, ep, req, res, a);
+      bool const was_cancelled = co_await cancelled();
+      release(cl, st, ep, std::move(conn), !a.ec && a.reusable && !was_cancelled);
+      if (was_cancelled) co_return fail(error(asio::error::operation_aborted), nullptr);
+      if (a.ec == asio::error::operation_aborted && !a.timed_out)
+        co_return fail(error(asio::error::operation_aborted), nullptr);
+      // A reused connection the server had already closed: resend, outside
+      // the attempt count and the quota.
+      if (a.ec && reused && !a.reply_started && detail::is_stale_connection_error(a.ec) && traits.idempotent &&
+          !(a.body_consumed && !traits.replayable_body) && stale_resends < cfg.max_stale_resends) {
+        ++stale_resends;
+        ++cl.stats_.stale_resends;
+        continue;
+      }
+    }
+
+    retry::attempt_outcome o;
+    o.reached_server = a.reached_server;
+    o.body_consumed = a.body_consumed || a.sink_dirty;
+    o.timed_out = a.timed_out;
+    o.reply_received = !a.ec;
+    if (a.ec) {
+      if (a.ec == errc::reply_too_large || a.ec == errc::invalid_argument)
+        co_return fail(error(a.ec), &a);  // the request or the reply is wrong; trying again changes nothing
+      o.kind = errors::kind::transient;
+    } else {
+      o.kind = req.classify ? req.classify(req, res) : default_classify(req, res);
+      res.kind = o.kind;
+      if (o.kind == errors::kind::clock_skew)
+        if (auto s = retry::skew_from_date(res.headers.get("Date"), std::chrono::system_clock::now())) cl.skew_ = *s;
+    }
+    double const r01 = cfg.random ? cfg.random() : std::uniform_real_distribution<double>(0.0, 1.0)(st.rng);
+    unsigned const this_attempt = op.attempt();
+    auto const d = op.on_outcome(traits, o, r01);
+    res.attempts = this_attempt;
+    if (d.what == retry::action::done) co_return error{};
+    if (d.what == retry::action::stop) {
+      if (o.reply_received) {
+        res.retry_stop = d.reason;
+        co_return error{};
+      }
+      auto e = fail(error(a.ec), &a);
+      e.diag.attempt = this_attempt;
+      if (d.reason == errc::unknown_outcome) {
+        e.code = make_error_code(errc::unknown_outcome);
+        e.diag.message = "the reply to a conditional write was lost (" + a.ec.message() + ")" +
+                         (a.why.empty() ? "" : ": " + a.why);
+      } else if (d.reason != errc::ok && d.reason != errors::to_errc(o.kind)) {
+        if (!e.diag.message.empty()) e.diag.message += "; ";
+        e.diag.message += "not retried: " + make_error_code(d.reason).message();
+      }
+      co_return e;
+    }
+    if (d.delay.count() > 0) {
+      asio::steady_timer t(cl.get_executor(), d.delay);
+      co_await t.async_wait(detail::tuple_awaitable);
+      if (co_await cancelled()) co_return fail(error(asio::error::operation_aborted), nullptr);
+    }
+  }
+}
+
+FLOE_DECL boost::asio::awaitable<result<response>> detail::run_send_value(client& c, endpoint const& ep,
+                                                                          request& req) {
+  response res;
+  auto e = co_await run_send(c, ep, req, res);
+  if (e.code) co_return e;
+  co_return res;
+}
+
+}  // namespace floe::http

@@ -1,0 +1,568 @@
+// http::client against moto through a private instance of the test proxy.
+#include "servers.hpp"
+
+#include <floe/http/client.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <future>
+#include <sstream>
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+using floe::errc;
+using floe::http::body_sink;
+using floe::http::body_source;
+using floe::http::client;
+using floe::http::client_config;
+using floe::http::endpoint;
+using floe::http::request;
+using floe::http::response;
+using floe::test::servers;
+
+namespace {
+
+endpoint plain_endpoint() { return endpoint{false, "127.0.0.1", servers::get().proxy_port}; }
+endpoint tls_endpoint() { return endpoint{true, "127.0.0.1", servers::get().tls_port}; }
+
+client_config test_config() {
+  client_config cfg;
+  cfg.proxy = {};  // no proxy from the environment unless a test sets one
+  cfg.retry.base_delay = 1ms;
+  cfg.idle_timeout = 5s;
+  cfg.connect_timeout = 5s;
+  return cfg;
+}
+
+// Runs the io_context until the future is ready (or `limit` passes).
+template <class T>
+T finish(asio::io_context& io, std::future<T>& f, std::chrono::seconds limit = 20s) {
+  auto const deadline = std::chrono::steady_clock::now() + limit;
+  while (f.wait_for(0s) != std::future_status::ready) {
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "operation did not complete in time");
+    io.run_one_for(50ms);
+  }
+  return f.get();
+}
+
+floe::error send(asio::io_context& io, client& c, endpoint const& ep, request& req, response& res) {
+  auto f = c.async_send(ep, req, res, asio::use_future);
+  return finish(io, f);
+}
+
+request make(std::string method, std::string target) {
+  request r;
+  r.method = std::move(method);
+  r.target = std::move(target);
+  return r;
+}
+
+// PUT /bucket and PUT /bucket/key (moto runs with auth off: unsigned is fine).
+void put_object(asio::io_context& io, client& c, endpoint const& ep, std::string const& bucket,
+                std::string const& key, std::string const& data) {
+  response res;
+  auto rb = make("PUT", "/" + bucket);
+  auto e = send(io, c, ep, rb, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  REQUIRE(res.status == 200);
+  auto rk = make("PUT", "/" + bucket + "/" + key);
+  rk.body = body_source::memory(data);
+  e = send(io, c, ep, rk, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  REQUIRE(res.status == 200);
+}
+
+std::string pattern(std::size_t n) {
+  std::string s(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7) % 26);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("keep-alive: sequential requests reuse one connection (counted by the server)") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "ka-bucket", "k", "hello");
+  for (int i = 0; i < 5; ++i) {
+    auto req = make("GET", "/ka-bucket/k");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.status == 200);
+    CHECK(res.body == "hello");
+    CHECK(res.attempts == 1);
+  }
+  CHECK(srv.control.stat("connections") == 1);
+  CHECK(srv.control.stat("requests") == 7);
+  CHECK(c.stats().connections_opened == 1);
+  CHECK(c.idle_connections(ep) == 1);
+}
+
+TEST_CASE("a connection the server closed between requests is resent transparently, outside the quota") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "closed-bucket", "k", "abc");
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/closed-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"close_after"}})");
+  for (int i = 0; i < 2; ++i) {
+    auto req = make("GET", "/closed-bucket/k");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.status == 200);
+    CHECK(res.body == "abc");
+    CHECK(res.attempts == 1);
+  }
+  CHECK(srv.control.rule_counter(rule, "fired") == 1);
+  CHECK(c.stats().stale_resends == 1);
+  CHECK(c.stats().connections_opened == 2);
+  CHECK(c.quota().available() == c.quota().capacity());
+}
+
+TEST_CASE("a reply cut mid-body is retried and the body arrives whole") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  auto const data = pattern(100000);
+  put_object(io, c, ep, "cut-bucket", "k", data);
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/cut-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"cut","when":"mid_body","after_bytes":1000}})");
+  auto req = make("GET", "/cut-bucket/k");
+  response res;
+  auto e = send(io, c, ep, req, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.attempts == 2);
+  CHECK(res.body == data);
+  CHECK(srv.control.rule_counter(rule, "fired") == 1);
+  CHECK(c.quota().available() == c.quota().capacity());  // 5 taken, refunded on success
+}
+
+TEST_CASE("503 SlowDown, then success on the retry") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "slow-bucket", "k", "fine");
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/slow-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"reply","when":"before","status":503,"headers":{"Content-Type":"application/xml"},"body":"<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"}})");
+  auto req = make("GET", "/slow-bucket/k");
+  response res;
+  auto e = send(io, c, ep, req, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body == "fine");
+  CHECK(res.attempts == 2);
+  CHECK(res.kind == floe::errors::kind::success);
+  CHECK(srv.control.rule_counter(rule, "fired") == 1);
+  CHECK(c.quota().available() == 500);
+}
+
+TEST_CASE("a stalled reply times out after the progress timeout; a retry then succeeds") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.idle_timeout = 300ms;
+  client c(io.get_executor(), cfg);
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "stall-bucket", "k", pattern(5000));
+  srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/stall-bucket/k$"},"trigger":{"first":1},"action":{"type":"stall_body","after_bytes":100}})");
+  {
+    auto req = make("GET", "/stall-bucket/k");
+    response res;
+    auto const t0 = std::chrono::steady_clock::now();
+    auto e = send(io, c, ep, req, res);
+    auto const took = std::chrono::steady_clock::now() - t0;
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.status == 200);
+    CHECK(res.attempts == 2);
+    CHECK(res.body == pattern(5000));
+    CHECK(took >= 300ms);
+    CHECK(took < 5s);
+    CHECK(c.quota().available() == 500);  // a timeout costs 10, refunded on success
+  }
+  srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/stall-bucket/k$"},"trigger":{"every":true},"action":{"type":"stall"}})");
+  cfg.retry.max_attempts = 1;
+  client once(io.get_executor(), cfg);
+  auto req = make("GET", "/stall-bucket/k");
+  response res;
+  auto e = send(io, once, ep, req, res);
+  CHECK(e.code == errc::timeout);
+  CHECK(e.diag.attempt == 1);
+}
+
+TEST_CASE("a body that keeps moving never hits the progress timeout") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.idle_timeout = 400ms;
+  client c(io.get_executor(), cfg);
+  auto const ep = plain_endpoint();
+  // Four delays of 250 ms: over a second in all, never 400 ms without progress.
+  put_object(io, c, ep, "moving-bucket", "k", "x");
+  srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/moving-bucket/k$"},"trigger":{"every":true},"action":{"type":"delay","ms":250}})");
+  for (int i = 0; i < 4; ++i) {
+    auto req = make("GET", "/moving-bucket/k");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.attempts == 1);
+  }
+}
+
+TEST_CASE("cancelling an in-flight request completes it with operation_aborted") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "cancel-bucket", "k", "x");
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/cancel-bucket/k$"},"trigger":{"every":true},"action":{"type":"hold"}})");
+  asio::cancellation_signal sig;
+  auto req = make("GET", "/cancel-bucket/k");
+  response res;
+  auto f = c.async_send(ep, req, res, asio::bind_cancellation_slot(sig.slot(), asio::use_future));
+  auto const deadline = std::chrono::steady_clock::now() + 10s;
+  while (srv.control.rule_counter(rule, "held") == 0) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    io.run_one_for(20ms);
+  }
+  CHECK(f.wait_for(0s) != std::future_status::ready);
+  sig.emit(asio::cancellation_type::terminal);
+  auto e = finish(io, f, 5s);
+  CHECK(e.code == asio::error::operation_aborted);
+  srv.control.release(rule);
+  CHECK(c.idle_connections(ep) == 0);  // the connection in use was closed
+}
+
+TEST_CASE("TLS: fails without the CA bundle, succeeds with it (explicit path or AWS_CA_BUNDLE)") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto const ep = tls_endpoint();
+  {
+    auto cfg = test_config();
+    cfg.tls.use_env_ca_bundle = false;
+    cfg.retry.max_attempts = 1;
+    client c(io.get_executor(), cfg);
+    auto req = make("GET", "/");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    CHECK(e.code);
+    CHECK(e.diag.message.find("certificate verify") != std::string::npos);
+  }
+  {
+    auto cfg = test_config();
+    cfg.tls.ca_file = srv.ca_file;
+    client c(io.get_executor(), cfg);
+    put_object(io, c, ep, "tls-bucket", "k", "secure");
+    auto req = make("GET", "/tls-bucket/k");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.body == "secure");
+    CHECK(c.stats().connections_opened == 1);
+  }
+  {
+    ::setenv("AWS_CA_BUNDLE", srv.ca_file.c_str(), 1);
+    client c(io.get_executor(), test_config());
+    auto req = make("GET", "/tls-bucket/k");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    ::unsetenv("AWS_CA_BUNDLE");
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.body == "secure");
+  }
+  {
+    // The host name is verified too: the certificate names 127.0.0.1 and localhost only.
+    auto cfg = test_config();
+    cfg.tls.ca_file = srv.ca_file;
+    cfg.retry.max_attempts = 1;
+    client c(io.get_executor(), cfg);
+    endpoint wrong{true, "127.0.0.2", srv.tls_port};
+    auto req = make("GET", "/");
+    response res;
+    auto e = send(io, c, wrong, req, res);
+    CHECK(e.code);
+  }
+}
+
+TEST_CASE("HTTPS through a CONNECT proxy; plain HTTP through it in absolute form; NO_PROXY bypasses it") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  srv.forward_control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.tls.ca_file = srv.ca_file;
+  cfg.proxy.https_proxy = srv.forward;
+  cfg.proxy.http_proxy = srv.forward;
+  {
+    client c(io.get_executor(), cfg);
+    put_object(io, c, tls_endpoint(), "connect-bucket", "k", "tunnelled");
+    auto req = make("GET", "/connect-bucket/k");
+    response res;
+    auto e = send(io, c, tls_endpoint(), req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.body == "tunnelled");
+    CHECK(srv.forward_control.stat("tunnels") == 1);
+    auto plain = make("GET", "/connect-bucket/k");
+    e = send(io, c, plain_endpoint(), plain, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.body == "tunnelled");
+    CHECK(srv.forward_control.stat("http_requests") == 1);
+  }
+  cfg.proxy.no_proxy = "localhost,127.0.0.1";
+  {
+    client c(io.get_executor(), cfg);
+    auto req = make("GET", "/connect-bucket/k");
+    response res;
+    auto e = send(io, c, tls_endpoint(), req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(srv.forward_control.stat("tunnels") == 1);  // unchanged
+  }
+}
+
+TEST_CASE("a non-replayable body goes with Expect: 100-continue; a 403 arrives before it is read") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "expect-bucket", "seed", "x");
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"PUT","path":"^/expect-bucket/denied$","header":{"Expect":"100-continue"}},"trigger":{"every":true},"action":{"type":"reply","when":"before","status":403,"headers":{"Content-Type":"application/xml"},"body":"<Error><Code>AccessDenied</Code></Error>"}})");
+  std::size_t consumed = 0;
+  auto reader = [&consumed](std::span<char> dst, boost::system::error_code&) {
+    auto const n = std::min<std::size_t>(dst.size(), 1000 - consumed);
+    std::fill_n(dst.data(), n, 'z');
+    consumed += n;
+    return n;
+  };
+  {
+    auto req = make("PUT", "/expect-bucket/denied");
+    req.body = body_source::stream(reader, 1000);
+    response res;
+    auto e = send(io, c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.status == 403);
+    CHECK(res.kind == floe::errors::kind::denied);
+    CHECK(res.body.find("AccessDenied") != std::string::npos);
+    CHECK(consumed == 0);
+    CHECK(srv.control.rule_counter(rule, "fired") == 1);
+  }
+  {
+    // Accepted: the body streams after 100 Continue and lands whole.
+    auto req = make("PUT", "/expect-bucket/streamed");
+    req.body = body_source::stream(reader, 1000);
+    response res;
+    auto e = send(io, c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.status == 200);
+    CHECK(consumed == 1000);
+    auto get = make("GET", "/expect-bucket/streamed");
+    e = send(io, c, ep, get, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.body == std::string(1000, 'z'));
+  }
+}
+
+TEST_CASE("a consumed non-replayable body is never resent") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "once-bucket", "seed", "x");
+  srv.control.add_rule(
+      R"({"match":{"method":"PUT","path":"^/once-bucket/k$"},"trigger":{"every":true},"action":{"type":"cut","when":"after"}})");
+  int reads = 0;
+  auto req = make("PUT", "/once-bucket/k");
+  req.body = body_source::stream(
+      [&reads](std::span<char> dst, boost::system::error_code&) {
+        ++reads;
+        auto const n = std::min<std::size_t>(dst.size(), 10);
+        std::fill_n(dst.data(), n, 'q');
+        return n;
+      },
+      10);
+  response res;
+  auto e = send(io, c, ep, req, res);
+  CHECK(e.code);
+  CHECK(e.diag.message.find("not retried") != std::string::npos);
+  CHECK(reads == 1);
+}
+
+TEST_CASE("a conditional write whose reply is lost is unknown_outcome, never retried") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "cond-bucket", "seed", "x");
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"PUT","path":"^/cond-bucket/k$","headers_present":["If-None-Match"]},"trigger":{"every":true},"action":{"type":"cut","when":"after"}})");
+  auto req = make("PUT", "/cond-bucket/k");
+  req.headers.set("If-None-Match", "*");
+  req.traits.conditional_write = true;
+  req.body = body_source::memory("v1");
+  response res;
+  auto e = send(io, c, ep, req, res);
+  CHECK(e.code == errc::unknown_outcome);
+  CHECK(srv.control.rule_counter(rule, "matched") == 1);
+}
+
+TEST_CASE("the retry quota runs out: retries stop with retry_quota_exhausted") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.retry.quota_capacity = 12;
+  client c(io.get_executor(), cfg);
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "quota-bucket", "k", "x");
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/quota-bucket/k$"},"trigger":{"every":true},"action":{"type":"reply","when":"before","status":503,"body":"<Error><Code>SlowDown</Code></Error>"}})");
+  CHECK(c.quota().available() == 12);
+  {
+    auto req = make("GET", "/quota-bucket/k");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.status == 503);
+    CHECK(res.attempts == 3);
+    CHECK(res.retry_stop == errc::attempts_exhausted);
+    CHECK(c.quota().available() == 2);
+  }
+  {
+    auto req = make("GET", "/quota-bucket/k");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.status == 503);
+    CHECK(res.attempts == 1);
+    CHECK(res.retry_stop == errc::retry_quota_exhausted);
+  }
+  CHECK(srv.control.rule_counter(rule, "fired") == 4);
+}
+
+TEST_CASE("streaming both ways: a file body up, a reply body down into a file; signing runs per attempt") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.io_chunk = 4096;
+  client c(io.get_executor(), cfg);
+  auto const ep = plain_endpoint();
+  auto const data = pattern(300000);
+  char tmpl[] = "/tmp/floe-http-stream-XXXXXX";
+  REQUIRE(::mkdtemp(tmpl));
+  std::string const dir = tmpl;
+  {
+    std::ofstream(dir + "/up", std::ios::binary) << "HEADER" << data;
+  }
+  put_object(io, c, ep, "stream-bucket", "seed", "x");
+  auto put = make("PUT", "/stream-bucket/big");
+  put.body = body_source::file(dir + "/up", 6, data.size());
+  response res;
+  auto e = send(io, c, ep, put, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+
+  srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/stream-bucket/big$"},"trigger":{"nth":[1]},"action":{"type":"cut","when":"mid_body","after_bytes":50000}})");
+  std::vector<unsigned> signed_attempts;
+  auto get = make("GET", "/stream-bucket/big");
+  get.sink = body_sink::file(dir + "/down");
+  get.sign = [&signed_attempts](request& r, floe::http::attempt_info const& info) {
+    signed_attempts.push_back(info.attempt);
+    r.headers.set("x-test-attempt", std::to_string(info.attempt));
+    return floe::error{};
+  };
+  e = send(io, c, ep, get, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body.empty());
+  CHECK(res.body_bytes == data.size());
+  CHECK(signed_attempts == std::vector<unsigned>{1, 2});
+  std::ifstream in(dir + "/down", std::ios::binary);
+  std::stringstream got;
+  got << in.rdbuf();
+  CHECK(got.str() == data);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("error replies land in response::body and a memory body over the limit is refused") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.body_limit = 1000;
+  client c(io.get_executor(), cfg);
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "limit-bucket", "k", pattern(5000));
+  auto req = make("GET", "/limit-bucket/k");
+  response res;
+  auto e = send(io, c, ep, req, res);
+  CHECK(e.code == errc::reply_too_large);
+  auto missing = make("GET", "/limit-bucket/missing");
+  e = send(io, c, ep, missing, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 404);
+  CHECK(res.kind == floe::errors::kind::not_found);
+  CHECK(res.body.find("NoSuchKey") != std::string::npos);
+  auto head = make("HEAD", "/limit-bucket/k");
+  e = send(io, c, ep, head, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.headers.get("Content-Length") == "5000");
+  CHECK(res.body.empty());
+}
+
+TEST_CASE("many requests in flight share the pool up to its cap") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.max_connections_per_host = 4;
+  client c(io.get_executor(), cfg);
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "many-bucket", "k", "m");
+  std::vector<request> reqs(16);
+  std::vector<response> ress(16);
+  std::vector<std::future<floe::error>> futs;
+  for (std::size_t i = 0; i < reqs.size(); ++i) {
+    reqs[i] = make("GET", "/many-bucket/k");
+    futs.push_back(c.async_send(ep, reqs[i], ress[i], asio::use_future));
+  }
+  for (std::size_t i = 0; i < futs.size(); ++i) {
+    auto e = finish(io, futs[i]);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(ress[i].body == "m");
+  }
+  CHECK(c.stats().connections_opened <= 4);
+  CHECK(srv.control.stat("connections") <= 4);
+}
