@@ -35,8 +35,8 @@ FLOE_DECL void secure_wipe(void* p, std::size_t size) noexcept { OPENSSL_cleanse
 FLOE_DECL hmac_sha256::hmac_sha256(std::string_view key_a, std::string_view key_b) noexcept {
   // K0: the key itself when it fits one block, else its digest; zero padded.
   std::array<unsigned char, 64> k0{};
-  std::size_t const total = key_a.size() + key_b.size();
-  if (total <= k0.size()) {
+  // Written so that no sum can wrap (and GCC can see that).
+  if (key_a.size() <= k0.size() && key_b.size() <= k0.size() - key_a.size()) {
     if (!key_a.empty()) std::memcpy(k0.data(), key_a.data(), key_a.size());
     if (!key_b.empty()) std::memcpy(k0.data() + key_a.size(), key_b.data(), key_b.size());
   } else {
