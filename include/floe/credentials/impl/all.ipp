@@ -1,2 +1,8 @@
 #pragma once
 // Gathers the credentials implementation files for src/floe.cpp. One line per header.
+#include <floe/credentials/impl/credentials.ipp>
+#include <floe/credentials/impl/environment.ipp>
+#include <floe/credentials/impl/ini.ipp>
+#include <floe/credentials/impl/profile.ipp>
+#include <floe/credentials/impl/shared_files.ipp>
+#include <floe/credentials/impl/provider.ipp>
