@@ -1,0 +1,113 @@
+#include <floe/s3/replies.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+using namespace floe;
+
+TEST_CASE("normalize_etag strips quotes and a weak prefix, nothing else") {
+  CHECK(s3::normalize_etag("\"abc\"") == "abc");
+  CHECK(s3::normalize_etag("abc") == "abc");
+  CHECK(s3::normalize_etag("W/\"abc\"") == "abc");
+  CHECK(s3::normalize_etag("\"abc-3\"") == "abc-3");
+  CHECK(s3::normalize_etag("\"") == "\"");
+  CHECK(s3::normalize_etag("") == "");
+}
+
+TEST_CASE("url_decode decodes %XX and '+' as space, refuses bad escapes") {
+  CHECK(*s3::url_decode("a%20b+c%2Bd") == "a b c+d");
+  CHECK(*s3::url_decode("%E2%82%AC") == "\xE2\x82\xAC");
+  CHECK(*s3::url_decode("%2F%2Fx") == "//x");
+  CHECK(s3::url_decode("%").has_error());
+  CHECK(s3::url_decode("%4").has_error());
+  CHECK(s3::url_decode("%zz").error().code == errc::malformed_reply);
+}
+
+TEST_CASE("parse_list_objects_v2 reads a url-encoded page with prefixes and a continuation token") {
+  std::string body = R"(<?xml version="1.0" encoding="UTF-8"?>
+<ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>b</Name><Prefix>p%2F</Prefix>
+<KeyCount>2</KeyCount><MaxKeys>1000</MaxKeys><EncodingType>url</EncodingType><IsTruncated>true</IsTruncated>
+<NextContinuationToken>tok/+=</NextContinuationToken>
+<Contents><Key>p/a+b%2Bc</Key><LastModified>2026-01-01T00:00:00.000Z</LastModified><ETag>&quot;e1&quot;</ETag><Size>5</Size><StorageClass>STANDARD</StorageClass></Contents>
+<Contents><Key>p/%01ctl</Key><LastModified>x</LastModified><ETag>"e2"</ETag><Size>0</Size></Contents>
+<CommonPrefixes><Prefix>p/dir%20x/</Prefix></CommonPrefixes></ListBucketResult>)";
+  auto page = s3::parse_list_objects_v2(body);
+  REQUIRE(page.has_value());
+  CHECK(page->truncated);
+  CHECK(page->next_continuation_token == "tok/+=");
+  REQUIRE(page->objects.size() == 2);
+  CHECK(page->objects[0].key == "p/a b+c");
+  CHECK(page->objects[0].etag == "e1");
+  CHECK(page->objects[0].size == 5);
+  CHECK(page->objects[1].key == std::string("p/\x01" "ctl"));
+  REQUIRE(page->common_prefixes.size() == 1);
+  CHECK(page->common_prefixes[0] == "p/dir x/");
+}
+
+TEST_CASE("parse_list_objects_v2 takes keys literally when the store ignored encoding-type") {
+  std::string body = "<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key>a+b%41</Key><Size>1</Size></Contents></ListBucketResult>";
+  auto page = s3::parse_list_objects_v2(body);
+  REQUIRE(page.has_value());
+  CHECK(page->objects[0].key == "a+b%41");
+  CHECK_FALSE(page->truncated);
+}
+
+TEST_CASE("parse_list_objects_v2 refuses an Error document, a truncated page without token, and a bad size") {
+  CHECK(s3::parse_list_objects_v2("<Error><Code>AccessDenied</Code></Error>").error().code == errc::malformed_reply);
+  CHECK(s3::parse_list_objects_v2("<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>").has_error());
+  CHECK(s3::parse_list_objects_v2("<ListBucketResult><Contents><Key>k</Key><Size>-1</Size></Contents></ListBucketResult>").has_error());
+  CHECK(s3::parse_list_objects_v2("<ListBucketResult><Contents><Key>k</Key>").has_error());
+  CHECK(s3::parse_list_objects_v2("<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><ListBucketResult/>").error().code ==
+        errc::xml_doctype_refused);
+}
+
+TEST_CASE("build_delete_objects_body escapes keys, keeps CR/LF as references, refuses other control bytes") {
+  std::vector<std::string> keys{"a&b", "<x>", "line\nbreak", "q\"'"};
+  auto b = s3::build_delete_objects_body(keys, true);
+  REQUIRE(b.has_value());
+  CHECK(b->find("<Quiet>true</Quiet>") != std::string::npos);
+  CHECK(b->find("<Key>a&amp;b</Key>") != std::string::npos);
+  CHECK(b->find("<Key>&lt;x&gt;</Key>") != std::string::npos);
+  CHECK(b->find("<Key>line&#10;break</Key>") != std::string::npos);
+  std::vector<std::string> bad{"ok", std::string("c\x01")};
+  auto r = s3::build_delete_objects_body(bad, false);
+  REQUIRE(r.has_error());
+  CHECK(r.error().diag.message.find("#2") != std::string::npos);
+  CHECK(s3::build_delete_objects_body({}, false).has_error());
+  std::vector<std::string> many(1001, "k");
+  CHECK(s3::build_delete_objects_body(many, false).has_error());
+}
+
+TEST_CASE("parse_delete_objects reports deleted keys and per-key errors") {
+  auto r = s3::parse_delete_objects(
+      "<DeleteResult><Deleted><Key>a</Key></Deleted><Error><Key>b</Key><Code>AccessDenied</Code>"
+      "<Message>no</Message></Error></DeleteResult>");
+  REQUIRE(r.has_value());
+  CHECK(r->deleted == std::vector<std::string>{"a"});
+  REQUIRE(r->errors.size() == 1);
+  CHECK(r->errors[0].key == "b");
+  CHECK(r->errors[0].code == "AccessDenied");
+}
+
+TEST_CASE("multipart replies: upload id, complete body in order, complete result, copy result") {
+  CHECK(*s3::parse_initiate_multipart(
+            "<InitiateMultipartUploadResult><Bucket>b</Bucket><Key>k</Key><UploadId>U1</UploadId></InitiateMultipartUploadResult>") ==
+        "U1");
+  CHECK(s3::parse_initiate_multipart("<InitiateMultipartUploadResult/>").has_error());
+  std::vector<s3::completed_part> parts{{1, "\"e1\""}, {2, "\"e2\""}};
+  auto body = s3::build_complete_multipart_body(parts);
+  CHECK(body.find("<Part><PartNumber>1</PartNumber><ETag>&quot;e1&quot;</ETag></Part><Part><PartNumber>2</PartNumber>") !=
+        std::string::npos);
+  auto c = s3::parse_complete_multipart(
+      "\n\n  <CompleteMultipartUploadResult><Location>l</Location><ETag>\"abc-2\"</ETag></CompleteMultipartUploadResult>");
+  REQUIRE(c.has_value());
+  CHECK(c->etag == "abc-2");
+  // A 200 whose body is an <Error> never parses as a result.
+  CHECK(s3::parse_complete_multipart("  <Error><Code>InternalError</Code></Error>").has_error());
+  auto cp = s3::parse_copy_result("<CopyPartResult><ETag>\"p\"</ETag><LastModified>t</LastModified></CopyPartResult>");
+  REQUIRE(cp.has_value());
+  CHECK(cp->etag == "p");
+  CHECK(s3::parse_copy_result("<Error><Code>SlowDown</Code></Error>").has_error());
+}
