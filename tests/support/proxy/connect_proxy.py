@@ -50,8 +50,10 @@ class ForwardProxy:
     async def close(self):
         for s in self.servers:
             s.close()
-        for t in list(self.tasks):
+        tasks = list(self.tasks)
+        for t in tasks:
             t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def control(self, method, path):
         path = path.rstrip("/")

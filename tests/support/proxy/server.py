@@ -590,8 +590,10 @@ class Proxy:
     async def close(self):
         for s in self.servers:
             s.close()
-        for t in list(self.sessions):
+        tasks = list(self.sessions)
+        for t in tasks:
             t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         for s in self.servers:
             try:
                 await asyncio.wait_for(s.wait_closed(), 2)

@@ -83,11 +83,12 @@ def stop_moto():
 def client(service, endpoint, akid=AKID, secret=SECRET, token=None, retries=1, **cfg):
     import boto3
     from botocore.config import Config
-    conf = Config(retries={"max_attempts": retries, "mode": "standard"}, connect_timeout=5,
+    verify = cfg.pop("verify", None)
+    conf = Config(retries={"total_max_attempts": retries, "mode": "standard"}, connect_timeout=5,
                   read_timeout=cfg.pop("read_timeout", 20), **cfg)
     return boto3.client(service, endpoint_url=endpoint, aws_access_key_id=akid,
                         aws_secret_access_key=secret, aws_session_token=token,
-                        region_name=REGION, config=conf, verify=cfg.pop("verify", None))
+                        region_name=REGION, config=conf, verify=verify)
 
 
 def raw_exchange(port, data, timeout=5.0):
@@ -109,9 +110,9 @@ def recv_all(s):
         return out, False
 
 
-def recv_reply(s):
-    """Reads exactly one reply with a Content-Length body from a socket."""
-    buf = b""
+def recv_reply(s, buf=b""):
+    """Reads exactly one reply with a Content-Length body from a socket (buf: bytes already
+    received). Returns (head, body, bytes after it)."""
     while b"\r\n\r\n" not in buf:
         c = s.recv(65536)
         if not c:
