@@ -8,10 +8,11 @@
 //   2. 2xx without an error code -> success; 2xx WITH an error code (a 200
 //      whose body is <Error>, e.g. CompleteMultipartUpload) is treated as a
 //      500 carrying that code; 304 -> success on a conditional read
-//   3. redirects: 301/302/307/308, PermanentRedirect, TemporaryRedirect, a
-//      400 with x-amz-bucket-region (bodiless or AuthorizationHeaderMalformed)
-//   4. 501 or NotImplemented -> unsupported
-//   5. 412 or PreconditionFailed -> precondition_failed
+//   3. by status alone: 301/302/307/308 -> redirect, 412 ->
+//      precondition_failed, 501 -> unsupported
+//   4. PermanentRedirect, TemporaryRedirect, or a 400 with
+//      x-amz-bucket-region (bodiless or AuthorizationHeaderMalformed) -> redirect
+//   5. the code NotImplemented -> unsupported, PreconditionFailed -> precondition_failed
 //   6. any other 5xx on a conditional write -> unknown_outcome (Ceph 16.2
 //      answers a lost race with 500 UnknownError; even a 503 may have landed)
 //   7. ConditionalRequestConflict, ConcurrentModification, or any 409 on a

@@ -45,6 +45,8 @@ TEST_CASE("success: 2xx, and 304 on a conditional read") {
 TEST_CASE("precondition_failed: 412 from every store; 404 NoSuchKey on an If-Match write") {
   CHECK(k(cond_put(412, "PreconditionFailed")) == kind::precondition_failed);
   CHECK(k(cond_put(412)) == kind::precondition_failed);  // bodiless
+  CHECK(k(reply(412, "PermanentRedirect")) == kind::precondition_failed);  // the status settles it
+  CHECK(k(reply(200, "PreconditionFailed")) == kind::precondition_failed);
   auto get = reply(412, "PreconditionFailed");
   get.is_conditional_read = true;
   CHECK(k(get) == kind::precondition_failed);
@@ -104,6 +106,7 @@ TEST_CASE("unsupported: 501 NotImplemented, also on a conditional write") {
   CHECK(k(cond_put(501, "NotImplemented", true)) == kind::unsupported);
   CHECK(k(reply(501)) == kind::unsupported);
   CHECK(k(reply(400, "NotImplemented")) == kind::unsupported);
+  CHECK(k(reply(501, "SlowDown")) == kind::unsupported);
 }
 
 TEST_CASE("stale_credentials: the token/key codes, and refreshable AccessDenied or bodiless 403") {

@@ -72,16 +72,20 @@ FLOE_DECL classification classify(reply_facts const& f) noexcept {
                                  : make(kind::client_error, "304 to an unconditional request");
   }
 
-  // 3. Redirects, including the region redirect S3 signals on a bodiless 400.
+  // 3. What the status alone settles: redirects, 412, 501.
   if (status == 301 || status == 302 || status == 307 || status == 308) return make(kind::redirect, "3xx redirect");
+  if (status == 412) return make(kind::precondition_failed, "412 PreconditionFailed");
+  if (status == 501) return make(kind::unsupported, "501 NotImplemented");
+
+  // 4. Redirect codes, including the region redirect S3 signals on a bodiless 400.
   if (code == "PermanentRedirect" || code == "TemporaryRedirect") return make(kind::redirect, "redirect code");
   if (status == 400 && f.has_bucket_region && (code.empty() || code == "AuthorizationHeaderMalformed")) {
     return make(kind::redirect, "400 with x-amz-bucket-region: wrong region");
   }
 
-  // 4-5. Typed outcomes of conditional requests and missing features.
-  if (status == 501 || code == "NotImplemented") return make(kind::unsupported, "501 NotImplemented");
-  if (status == 412 || code == "PreconditionFailed") return make(kind::precondition_failed, "412 PreconditionFailed");
+  // 5. The same outcomes named by the code under another status.
+  if (code == "NotImplemented") return make(kind::unsupported, "NotImplemented code");
+  if (code == "PreconditionFailed") return make(kind::precondition_failed, "PreconditionFailed code");
 
   // 6. A server error on a conditional write says nothing about whether it landed.
   if (cond_write && status >= 500 && status < 600) {
