@@ -18,7 +18,6 @@ import urllib.request
 
 import botocore.exceptions
 from botocore import UNSIGNED
-from botocore.config import Config
 
 import common
 from proxy.certs import make_certs
