@@ -4,6 +4,7 @@
 
 #include <floe/detail/sha256.hpp>
 #include <floe/sigv4/canonical.hpp>
+#include <floe/sigv4/chunk_signer.hpp>
 #include <floe/sigv4/signer.hpp>
 #include <floe/sigv4/signing_key_cache.hpp>
 #include <floe/sigv4/uri_encode.hpp>
@@ -253,4 +254,27 @@ TEST_CASE("bad input is an invalid_argument error, not a signature") {
                              signing_params::s3("us-east-1"), t, sig)));
   // The error message names the problem but never the secret.
   CHECK(r.error().diag.message.find(aws_doc_secret) == std::string::npos);
+}
+
+TEST_CASE("aws-chunked upload: seed and chunk signatures match the AWS S3 streaming example") {
+  std::array<header_view, 6> h{{{"Host", "s3.amazonaws.com"},
+                                {"x-amz-storage-class", "REDUCED_REDUNDANCY"},
+                                {"Content-Encoding", "aws-chunked"},
+                                {"x-amz-decoded-content-length", "66560"},
+                                {"Content-Length", "66824"},
+                                {"x-amz-content-sha256", "ignored: the signer sets its own"}}};
+  request_view req{"PUT", "/examplebucket/chunkObject.txt", {}, h, streaming_payload};
+  signer s;
+  header_signature sig;
+  REQUIRE(ok(s.sign_headers(req, {aws_doc_akid, aws_doc_secret, {}}, signing_params::s3("us-east-1"),
+                            at(2013, 5, 24, 0, 0, 0), sig)));
+  CHECK(sig.signed_headers ==
+        "content-encoding;content-length;host;x-amz-content-sha256;x-amz-date;x-amz-decoded-content-length;"
+        "x-amz-storage-class");
+  CHECK(sig.signature == "4f232c4386841ef735655705268965c44a0e4690baa4adea153f7db9fa80a0a9");
+  chunk_signer c(s.key_cache().get(aws_doc_secret, "20130524", "us-east-1", "s3"), sig.x_amz_date, "us-east-1",
+                 "s3", sig.signature);
+  CHECK(c.next(std::string(65536, 'a')) == "ad80c730a21e5b8d04586a2213dd63b9a0e99e0e2307b0ade35a65485a288648");
+  CHECK(c.next(std::string(1024, 'a')) == "0055627c9e194cb4542bae2aa5492e3c1575bbb81b612b7d234b86a503ef5497");
+  CHECK(c.next({}) == "b6c6ea8a5354eaf15b3cb7646744f4275b71ea724fed81ceb9323e279d449df9");
 }

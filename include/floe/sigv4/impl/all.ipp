@@ -5,3 +5,4 @@
 #include <floe/sigv4/impl/canonical.ipp>
 #include <floe/sigv4/impl/signing_key_cache.ipp>
 #include <floe/sigv4/impl/signer.ipp>
+#include <floe/sigv4/impl/chunk_signer.ipp>
