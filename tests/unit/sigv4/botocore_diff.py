@@ -4,8 +4,8 @@
 Generates thousands of S3 requests (awkward keys, query parameters with
 empty values, repeated names and reserved characters, extra headers,
 session tokens, signed and unsigned payloads), signs each with botocore
-(S3SigV4Auth for headers, S3SigV4QueryAuth for presigned URLs) at a fixed
-time, has botocore_tool (floe) sign the same inputs, and requires both to
+(S3SigV4Auth for headers, S3SigV4QueryAuth for presigned URLs; and, for
+the generic path rules, SigV4Auth for a non-S3 service) at a fixed time, has botocore_tool (floe) sign the same inputs, and requires both to
 agree byte for byte on everything sent: Authorization, X-Amz-Date,
 X-Amz-Security-Token, X-Amz-Content-SHA256, and the full presigned URL.
 
@@ -24,7 +24,7 @@ import sys
 try:
     import botocore
     import botocore.auth
-    from botocore.auth import S3SigV4Auth, S3SigV4QueryAuth
+    from botocore.auth import S3SigV4Auth, S3SigV4QueryAuth, SigV4Auth
     from botocore.awsrequest import AWSRequest
     from botocore.credentials import Credentials
 except ImportError:
@@ -85,7 +85,7 @@ def make_key(rng):
 
 
 def make_case(rng, i):
-    mode = "h" if i % 2 == 0 else "q"
+    mode = "hqg"[i % 3]   # S3 header, S3 presigned, generic (non-S3) header
     method = rng.choice(["GET", "GET", "HEAD", "PUT", "DELETE", "POST"] if mode == "h" else ["GET", "PUT", "HEAD"])
     region = rng.choice(REGIONS)
     bucket = rng.choice(["my-bucket", "b", "data.lake-01"])
@@ -105,7 +105,7 @@ def make_case(rng, i):
         if mode == "q" and any(n == name for n, _ in query):
             continue
         query.append((name, rng.choice(QUERY_VALUES)))
-    if mode == "h" and query and rng.random() < 0.3:
+    if mode != "q" and query and rng.random() < 0.3:
         query.append((query[0][0], rng.choice(QUERY_VALUES)))  # repeated name
     headers = []
     for _ in range(rng.choice([0, 0, 1, 2, 4])):
@@ -113,9 +113,9 @@ def make_case(rng, i):
                            "X-Amz-Meta-color", "x-amz-request-payer", "Cache-Control", "x-amz-tagging"])
         headers.append((name, rng.choice(HEADER_VALUES)))
     body = b""
-    if mode == "h" and method in ("PUT", "POST"):
+    if mode != "q" and method in ("PUT", "POST"):
         body = bytes(rng.randrange(256) for _ in range(rng.choice([0, 1, 63, 64, 65, 1000])))
-    unsigned = mode == "q" or rng.random() < 0.3
+    unsigned = mode == "q" or (mode == "h" and rng.random() < 0.3)
     return dict(mode=mode, offset=rng.randrange(0, 3) * 86400 + rng.randrange(86400), method=method,
                 host=host, prefix=prefix, key=key, region=region, akid=akid, secret=secret, token=token,
                 expires=expires, query=query, headers=headers, body=body, unsigned=unsigned)
@@ -166,6 +166,18 @@ def botocore_sign(c):
             "x-amz-security-token": req.headers.get("X-Amz-Security-Token", ""),
             "x-amz-content-sha256": req.headers["X-Amz-Content-SHA256"],
         }
+    elif c["mode"] == "g":
+        class RecG(SigV4Auth):
+            def canonical_request(self, r):
+                seen["cr"] = super().canonical_request(r)
+                return seen["cr"]
+        RecG(creds, "sqs", c["region"]).add_auth(req)
+        out = {
+            "authorization": req.headers["Authorization"],
+            "x-amz-date": req.headers["X-Amz-Date"],
+            "x-amz-security-token": req.headers.get("X-Amz-Security-Token", ""),
+            "x-amz-content-sha256": req.headers.get("X-Amz-Content-SHA256", ""),
+        }
     else:
         class RecQ(S3SigV4QueryAuth):
             def canonical_request(self, r):
@@ -183,7 +195,7 @@ def unhx(s):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("tool")
-    ap.add_argument("--cases", type=int, default=4000)
+    ap.add_argument("--cases", type=int, default=4500)
     ap.add_argument("--seed", type=int, default=20240517)
     a = ap.parse_args()
     rng = random.Random(a.seed)
@@ -207,7 +219,7 @@ def main():
             why = line
         else:
             f = line.split("\t")
-            if c["mode"] == "h":
+            if c["mode"] != "q":
                 got = dict(zip(["authorization", "x-amz-date", "x-amz-security-token", "x-amz-content-sha256"],
                                map(unhx, f[:4])))
             else:
@@ -222,7 +234,7 @@ def main():
             shown += 1
             mask = lambda s: s.replace(c["token"], "<token>").replace(quote(c["token"], safe="-_.~"), "<token>") \
                 if c["token"] else s
-            print(f"MISMATCH case {i} ({'header' if c['mode'] == 'h' else 'presigned'}): {why}")
+            print(f"MISMATCH case {i} ({ {'h': 's3 header', 'q': 's3 presigned', 'g': 'generic header'}[c['mode']] }): {why}")
             print(f"  key={c['key']!r} query={c['query']!r} headers={c['headers']!r}")
             print("  botocore canonical request:\n    " + mask(want_cr).replace("\n", "\n    "))
             print("  floe canonical request:\n    " + mask(got_cr).replace("\n", "\n    "))

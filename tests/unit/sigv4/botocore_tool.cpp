@@ -6,7 +6,8 @@
 //
 // in:  mode method host path_prefix key region akid secret token expires
 //      payload nquery (name value)* nheaders (name value)*
-//      mode: "h" header signing, "q" presigned; payload: "U" (unsigned) or
+//      mode: "h" S3 header signing, "q" S3 presigned, "g" header signing for
+//      a generic service ("sqs": generic path rules, no X-Amz-Content-SHA256); payload: "U" (unsigned) or
 //      "B" + body; token empty for none.
 // out: h: authorization x-amz-date x-amz-security-token x-amz-content-sha256 canonical-request
 //      q: url canonical-request
@@ -96,10 +97,10 @@ int main() {
     }
     request_view req{method, path, query, headers, payload_hash};
     credentials_view creds{akid, secret, token};
-    auto const params = signing_params::s3(region);
+    auto const params = mode == "g" ? signing_params::generic(region, "sqs") : signing_params::s3(region);
     auto const now = base + std::chrono::seconds(std::stol(time_offset));
 
-    if (mode == "h") {
+    if (mode == "h" || mode == "g") {
       auto r = s.sign_headers(req, creds, params, now, hs);
       if (!r) {
         std::cout << "error " << r.error().diag.message << "\n";
