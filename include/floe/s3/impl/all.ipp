@@ -1,3 +1,5 @@
 #pragma once
 // Gathers the s3 implementation files for src/floe.cpp. One line per header.
 #include <floe/s3/impl/replies.ipp>
+#include <floe/s3/impl/addressing.ipp>
+#include <floe/s3/impl/client.ipp>

@@ -1,0 +1,775 @@
+#pragma once
+#include <floe/s3/client.hpp>
+
+#include <floe/credentials/shared_files.hpp>
+#include <floe/detail/sha256.hpp>
+#include <floe/errors/classify.hpp>
+#include <floe/errors/reply_error.hpp>
+#include <floe/retry/clock_skew.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <openssl/evp.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+
+namespace floe::s3 {
+
+namespace detail {
+
+namespace asio = boost::asio;
+
+// What execute() needs to know of one S3 request beyond the http::request.
+struct op_spec {
+  std::string_view operation;  // "GetObject"
+  std::string_view method;     // "GET"
+  std::string bucket;          // empty: a service-level request
+  std::optional<std::string> key;
+  query_builder query;
+  /// Hex SHA-256 of the body or UNSIGNED-PAYLOAD; empty: computed from a
+  /// memory body, UNSIGNED-PAYLOAD for file and stream bodies.
+  std::string payload_hash;
+  bool conditional_write = false;
+  bool if_match = false;
+  bool conditional_read = false;
+  /// The operation can answer 200 with an <Error> body (Complete, Copy).
+  bool may_200_error = false;
+
+  std::string resource() const {
+    std::string r = bucket;
+    if (key) {
+      r += '/';
+      r += *key;
+    }
+    return r;
+  }
+};
+
+// An ETag as S3 wants it in If-Match / If-None-Match on reads: quoted.
+inline std::string quoted_etag(std::string_view etag) {
+  if (etag == "*") return std::string(etag);
+  std::string q = "\"";
+  q += normalize_etag(etag);
+  q += '"';
+  return q;
+}
+
+inline std::string sha256_hex(std::string_view data) {
+  auto d = floe::detail::sha256::of(data);
+  std::string out(64, '0');
+  floe::detail::hex_lower(d, out.data());
+  return out;
+}
+
+inline std::string md5_base64(std::string_view data) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), md, &len, EVP_md5(), nullptr);
+  std::array<unsigned char, 4 * ((EVP_MAX_MD_SIZE + 2) / 3) + 1> b64{};
+  int n = EVP_EncodeBlock(b64.data(), md, static_cast<int>(len));
+  return std::string(reinterpret_cast<char const*>(b64.data()), static_cast<std::size_t>(n));
+}
+
+inline char ascii_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+// Object facts from a HEAD/GET reply's headers.
+inline object_info info_from(http::response const& res) {
+  object_info i;
+  auto const& h = res.headers;
+  i.etag = std::string(normalize_etag(h.get("ETag")));
+  i.last_modified = std::string(h.get("Last-Modified"));
+  i.content_type = std::string(h.get("Content-Type"));
+  i.version_id = std::string(h.get("x-amz-version-id"));
+  i.content_range = std::string(h.get("Content-Range"));
+  // The whole object's size: the total of a Content-Range, else the length.
+  auto cr = std::string_view(i.content_range);
+  auto slash = cr.rfind('/');
+  if (slash != std::string_view::npos && parse_u64(cr.substr(slash + 1), i.size)) {
+  } else {
+    (void)parse_u64(h.get("Content-Length"), i.size);
+  }
+  constexpr std::string_view meta = "x-amz-meta-";
+  for (std::size_t n = 0; n < h.size(); ++n) {
+    auto f = h[n];
+    if (f.name.size() <= meta.size()) continue;
+    bool match = true;
+    for (std::size_t j = 0; j < meta.size() && match; ++j) match = ascii_lower(f.name[j]) == meta[j];
+    if (!match) continue;
+    std::string name(f.name.substr(meta.size()));
+    for (auto& c : name) c = ascii_lower(c);
+    i.metadata.emplace_back(std::move(name), std::string(f.value));
+  }
+  return i;
+}
+
+inline error invalid(std::string_view operation, std::string const& resource, std::string message) {
+  error e(errc::invalid_argument, std::move(message));
+  e.diag.operation = std::string(operation);
+  e.diag.resource = resource;
+  return e;
+}
+
+inline error with_context(error e, op_spec const& op) {
+  if (e.diag.operation.empty()) e.diag.operation = std::string(op.operation);
+  if (e.diag.resource.empty()) e.diag.resource = op.resource();
+  return e;
+}
+
+// A file written at increasing offsets by a download's stream sink.
+struct out_file {
+  int fd = -1;
+  out_file() = default;
+  out_file(out_file const&) = delete;
+  out_file& operator=(out_file const&) = delete;
+  ~out_file() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+inline constexpr std::uint64_t max_single_put = 5ull << 30;
+inline constexpr std::uint64_t min_part_size = 5ull << 20;
+inline constexpr std::uint64_t max_parts = 10000;
+
+}  // namespace detail
+
+FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, client_config cfg) {
+  auto env = cfg.env ? cfg.env : credentials::process_environment();
+  // The profile feeds region, endpoint and addressing style; a broken or
+  // missing profile that was named explicitly is an error here.
+  auto where = credentials::locate_shared_files(cfg.shared_files, env);
+  std::optional<credentials::profile> prof;
+  {
+    auto files = credentials::load_shared_config(where);
+    if (!files) return files.error();
+    prof = files->find_profile(where.profile);
+    if (!prof && where.explicit_profile() && cfg.credentials == nullptr) {
+      return error(errc::invalid_argument, files->explain_missing(where.profile));
+    }
+  }
+  auto addr = resolve_addressing(cfg.addressing, env, prof ? &*prof : nullptr);
+  if (!addr) return addr.error();
+  auto provider = cfg.credentials;
+  if (!provider) provider = credentials::make_static_provider(env, cfg.shared_files);
+  return std::unique_ptr<client>(new client(std::move(ex), std::move(cfg), std::move(*addr), std::move(provider)));
+}
+
+FLOE_DECL client::client(executor_type ex, client_config cfg, addressing_config addr,
+                         std::shared_ptr<credentials::provider> provider)
+    : cfg_(std::move(cfg)),
+      addressing_(std::move(addr)),
+      provider_(std::move(provider)),
+      http_(std::move(ex), cfg_.http) {}
+
+FLOE_DECL client::~client() = default;
+
+FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, http::request& req,
+                                                         http::response& res) {
+  namespace asio = boost::asio;
+  bool auth_retried = false;
+  bool redirected = false;
+  bool const refreshable = provider_->refreshable();
+  req.operation = std::string(op.operation);
+  for (;;) {
+    std::optional<std::string> region;
+    if (!op.bucket.empty()) region = regions_.lookup(op.bucket);
+    auto tgt = op.bucket.empty()
+                   ? resolve_service_target(addressing_, region.value_or(std::string{}))
+                   : resolve_target(addressing_, op.bucket,
+                                    op.key ? std::optional<std::string_view>(*op.key) : std::nullopt,
+                                    region.value_or(std::string{}));
+    if (!tgt) co_return detail::with_context(tgt.error(), op);
+
+    http::endpoint ep;
+    ep.tls = tgt->scheme == "https";
+    ep.host = tgt->host;
+    ep.port = tgt->port;
+    auto const wire_query = op.query.str();
+    req.method = std::string(op.method);
+    req.target = tgt->path;
+    if (!wire_query.empty()) {
+      req.target += '?';
+      req.target += wire_query;
+    }
+    req.headers.set("Host", tgt->host_header);
+
+    auto got = co_await provider_->async_get(asio::use_awaitable);
+    if (!got) co_return detail::with_context(got.error(), op);
+    credentials::credentials creds = std::move(*got);
+
+    std::string payload_hash = op.payload_hash;
+    if (payload_hash.empty()) {
+      if (req.body.type() == http::body_source::kind::memory) payload_hash = detail::sha256_hex(req.body.bytes());
+      else if (req.body.type() == http::body_source::kind::none) payload_hash = std::string(sigv4::empty_payload_sha256);
+      else payload_hash = std::string(sigv4::unsigned_payload);
+    }
+    auto const query_params = op.query.params();
+    std::string const path = tgt->path;
+    std::string const sign_region = tgt->region;
+
+    req.sign = [&](http::request& r, http::attempt_info const& ai) -> error {
+      sign_headers_.clear();
+      for (std::size_t i = 0; i < r.headers.size(); ++i) {
+        auto f = r.headers[i];
+        using F = http::fields;
+        if (F::iequals(f.name, sigv4::authorization_header) || F::iequals(f.name, sigv4::amz_date_header) ||
+            F::iequals(f.name, sigv4::security_token_header) || F::iequals(f.name, sigv4::content_sha256_header) ||
+            F::iequals(f.name, "Expect") || F::iequals(f.name, "Connection") || F::iequals(f.name, "User-Agent"))
+          continue;
+        sign_headers_.push_back({f.name, f.value});
+      }
+      sigv4::request_view v;
+      v.method = r.method;
+      v.path = path;
+      v.query = query_params;
+      v.headers = sign_headers_;
+      v.payload_hash = payload_hash;
+      sigv4::credentials_view cv{creds.access_key_id, creds.secret_access_key.reveal(), creds.session_token.reveal()};
+      auto signed_ok = signer_.sign_headers(v, cv, sigv4::signing_params::s3(sign_region), now() + ai.clock_skew, sig_);
+      if (!signed_ok) return signed_ok.error();
+      sig_.for_each_header([&r](std::string_view n, std::string_view val) { r.headers.set(n, val); });
+      return {};
+    };
+
+    auto facts_of = [&](http::response const& rs) {
+      errors::reply_facts f;
+      f.status = rs.status;
+      f.method = op.method;
+      f.is_conditional_write = op.conditional_write;
+      f.if_match = op.if_match;
+      f.is_conditional_read = op.conditional_read;
+      f.credentials_refreshable = refreshable;
+      f.clock_skew = retry::skew_from_date(rs.headers.get("Date"), now());
+      f.has_bucket_region = rs.headers.contains("x-amz-bucket-region");
+      return f;
+    };
+    req.classify = [&](http::request const&, http::response const& rs) -> errors::kind {
+      if (rs.status / 100 == 2 && !op.may_200_error) return errors::kind::success;
+      if (rs.status == 304 && op.conditional_read) return errors::kind::success;
+      return errors::describe_reply(facts_of(rs), rs.body, {}).what.outcome;
+    };
+
+    res.clear();
+    error sent = co_await http_.async_send(ep, req, res, asio::use_awaitable);
+    if (sent.code) co_return detail::with_context(std::move(sent), op);
+    if (res.kind == errors::kind::success) co_return error{};
+
+    bool const can_resend = req.body.replayable();
+    if (res.kind == errors::kind::stale_credentials && refreshable && !auth_retried && can_resend) {
+      // The generation that signed this is bad; the next get waits for a
+      // fetch started after this point. Once per operation.
+      provider_->invalidate(creds.generation);
+      auth_retried = true;
+      continue;
+    }
+    if (res.kind == errors::kind::redirect && !redirected && !op.bucket.empty() && can_resend) {
+      auto where = res.headers.get("x-amz-bucket-region");
+      if (!where.empty() && where != sign_region && regions_.remember(op.bucket, where)) {
+        redirected = true;
+        continue;
+      }
+    }
+    auto const resource = op.resource();
+    errors::reply_ids ids;
+    ids.request_id = res.headers.get("x-amz-request-id");
+    ids.host_id = res.headers.get("x-amz-id-2");
+    ids.operation = op.operation;
+    ids.resource = resource;
+    ids.attempt = res.attempts;
+    auto report = errors::describe_reply(facts_of(res), res.body, ids);
+    if (!report.err.code) report.err.code = errc::service_error;  // never a silent success
+    if (res.retry_stop == errc::unknown_outcome) report.err.code = errc::unknown_outcome;
+    co_return std::move(report.err);
+  }
+}
+
+FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_head(std::string bucket, std::string key,
+                                                                      read_conditions c) {
+  detail::op_spec op;
+  op.operation = "HeadObject";
+  op.method = "HEAD";
+  op.bucket = std::move(bucket);
+  op.key = std::move(key);
+  http::request req;
+  if (!c.if_match.empty()) req.headers.set("If-Match", detail::quoted_etag(c.if_match));
+  if (!c.if_none_match.empty()) req.headers.set("If-None-Match", detail::quoted_etag(c.if_none_match));
+  op.conditional_read = !c.if_match.empty() || !c.if_none_match.empty();
+  http::response res;
+  auto e = co_await execute(op, req, res);
+  if (e.code) co_return e;
+  get_result r;
+  r.not_modified = res.status == 304;
+  r.info = detail::info_from(res);
+  co_return r;
+}
+
+FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string bucket, std::string key, get_params p,
+                                                                     std::string path, http::body_sink::write_fn write) {
+  detail::op_spec op;
+  op.operation = "GetObject";
+  op.method = "GET";
+  op.bucket = std::move(bucket);
+  op.key = std::move(key);
+  op.conditional_read = !p.conditions.if_match.empty() || !p.conditions.if_none_match.empty();
+
+  bool const streamed = !path.empty() || static_cast<bool>(write);
+  detail::out_file file;
+  if (!path.empty()) {
+    file.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (file.fd < 0) {
+      co_return detail::invalid(op.operation, op.resource(),
+                                "cannot open " + path + " for writing: " + std::strerror(errno));
+    }
+  }
+
+  std::uint64_t first = 0;
+  std::optional<std::uint64_t> last;
+  if (p.range) {
+    first = p.range->first;
+    last = p.range->second;
+    if (last && *last < first) co_return detail::invalid(op.operation, op.resource(), "range end before its start");
+  }
+  std::uint64_t received = 0;  // bytes delivered to the sink over all attempts
+  std::string etag;            // the version being read, pinned after the first reply
+  get_result out;
+  http::response res;
+  for (;;) {
+    http::request req;
+    if (p.range || received > 0) {
+      std::string range = "bytes=" + std::to_string(first + received) + "-";
+      if (last) range += std::to_string(*last);
+      req.headers.set("Range", range);
+    }
+    // After a break, pin the version first seen: never splice two versions.
+    std::string if_match = etag.empty() ? p.conditions.if_match : etag;
+    if (!if_match.empty()) req.headers.set("If-Match", detail::quoted_etag(if_match));
+    if (!p.conditions.if_none_match.empty() && received == 0)
+      req.headers.set("If-None-Match", detail::quoted_etag(p.conditions.if_none_match));
+    if (streamed) {
+      req.sink = http::body_sink::stream([&](std::string_view piece, boost::system::error_code& ec) {
+        if (etag.empty()) etag = std::string(normalize_etag(res.headers.get("ETag")));
+        if (file.fd >= 0) {
+          while (!piece.empty()) {
+            auto n = ::write(file.fd, piece.data(), piece.size());
+            if (n < 0) {
+              if (errno == EINTR) continue;
+              ec = {errno, boost::system::system_category()};
+              return;
+            }
+            piece.remove_prefix(static_cast<std::size_t>(n));
+            received += static_cast<std::uint64_t>(n);
+          }
+        } else {
+          write(piece, ec);
+          if (!ec) received += piece.size();
+        }
+      });
+    }
+    auto e = co_await execute(op, req, res);
+    if (!e.code) break;
+    // Resume a stream that broke after delivering bytes; anything else is final.
+    bool const broken_mid_body = streamed && received > 0 && !etag.empty() &&
+                                 (res.status == 0 || res.status / 100 == 2) &&
+                                 e.code != boost::asio::error::operation_aborted && out.resumes < cfg_.max_resumes;
+    if (!broken_mid_body) {
+      if (received > 0 && e.code == errc::precondition_failed) {
+        e.diag.message = "the object changed during the download (ETag no longer " + etag +
+                         "); the partial data was not completed with another version";
+      }
+      co_return e;
+    }
+    ++out.resumes;
+  }
+  out.not_modified = res.status == 304;
+  out.info = detail::info_from(res);
+  if (!out.info.etag.empty() && !etag.empty() && out.info.etag != etag) out.info.etag = etag;
+  if (!streamed) out.body = std::move(res.body);
+  co_return out;
+}
+
+FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string bucket, std::string key,
+                                                                     http::body_source body, put_params p) {
+  detail::op_spec op;
+  op.operation = "PutObject";
+  op.method = "PUT";
+  op.bucket = std::move(bucket);
+  op.key = std::move(key);
+  if (body.size() > detail::max_single_put)
+    co_return detail::invalid(op.operation, op.resource(), "a single PUT takes at most 5 GiB; use async_upload_file");
+  if (!p.if_none_match.empty() && p.if_none_match != "*")
+    co_return detail::invalid(op.operation, op.resource(),
+                              "if_none_match on a write accepts only \"*\" (create only), got \"" + p.if_none_match + "\"");
+  http::request req;
+  if (!p.content_type.empty()) req.headers.set("Content-Type", p.content_type);
+  for (auto const& [n, v] : p.metadata) req.headers.add("x-amz-meta-" + n, v);
+  if (!p.if_match.empty()) {
+    req.headers.set("If-Match", detail::quoted_etag(p.if_match));
+    op.conditional_write = op.if_match = true;
+  }
+  if (!p.if_none_match.empty()) {
+    req.headers.set("If-None-Match", "*");
+    op.conditional_write = true;
+  }
+  if (!req.headers.valid())
+    co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
+  req.traits.conditional_write = op.conditional_write;
+  req.body = std::move(body);
+  http::response res;
+  auto e = co_await execute(op, req, res);
+  if (e.code) co_return e;
+  put_result r;
+  r.etag = std::string(normalize_etag(res.headers.get("ETag")));
+  r.version_id = std::string(res.headers.get("x-amz-version-id"));
+  co_return r;
+}
+
+FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std::string bucket, std::string key,
+                                                                             std::string path, put_params p) {
+  struct stat st {};
+  errno = 0;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    co_return detail::invalid("PutObject", bucket + "/" + key,
+                              "cannot read " + path + ": " + (errno ? std::strerror(errno) : "not a regular file"));
+  }
+  auto const size = static_cast<std::uint64_t>(st.st_size);
+  if (size < cfg_.multipart_threshold || size < detail::min_part_size) {
+    co_return co_await do_put(std::move(bucket), std::move(key), http::body_source::file(path, 0, size), std::move(p));
+  }
+  co_return co_await do_multipart(std::move(bucket), std::move(key), std::move(path), size, std::move(p));
+}
+
+FLOE_DECL boost::asio::awaitable<void> client::abort_multipart(std::string bucket, std::string key,
+                                                                std::string upload_id) {
+  detail::op_spec op;
+  op.operation = "AbortMultipartUpload";
+  op.method = "DELETE";
+  op.bucket = std::move(bucket);
+  op.key = std::move(key);
+  op.query.add("uploadId", upload_id);
+  http::request req;
+  http::response res;
+  (void)co_await execute(op, req, res);  // best effort: a lifecycle rule cleans up what this misses
+}
+
+FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::string bucket, std::string key,
+                                                                           std::string path, std::uint64_t size,
+                                                                           put_params p) {
+  namespace asio = boost::asio;
+  if (!p.if_none_match.empty() && p.if_none_match != "*")
+    co_return detail::invalid("CreateMultipartUpload", bucket + "/" + key,
+                              "if_none_match on a write accepts only \"*\" (create only)");
+  std::string upload_id;
+  {
+    detail::op_spec op;
+    op.operation = "CreateMultipartUpload";
+    op.method = "POST";
+    op.bucket = bucket;
+    op.key = key;
+    op.query.add_flag("uploads");
+    http::request req;
+    if (!p.content_type.empty()) req.headers.set("Content-Type", p.content_type);
+    for (auto const& [n, v] : p.metadata) req.headers.add("x-amz-meta-" + n, v);
+    if (!req.headers.valid())
+      co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
+    http::response res;
+    auto e = co_await execute(op, req, res);
+    if (e.code) co_return e;
+    auto id = parse_initiate_multipart(res.body);
+    if (!id) co_return detail::with_context(id.error(), op);
+    upload_id = std::move(*id);
+  }
+
+  std::uint64_t part_size = std::max(cfg_.part_size, detail::min_part_size);
+  part_size = std::max(part_size, (size + detail::max_parts - 1) / detail::max_parts);
+  auto const count = static_cast<std::size_t>((size + part_size - 1) / part_size);
+  std::vector<completed_part> parts(count);
+  std::size_t next = 0;
+  std::optional<error> failure;
+
+  auto worker = [&]() -> asio::awaitable<void> {
+    while (!failure && next < count) {
+      auto const i = next++;
+      auto const off = static_cast<std::uint64_t>(i) * part_size;
+      auto const len = std::min(part_size, size - off);
+      detail::op_spec op;
+      op.operation = "UploadPart";
+      op.method = "PUT";
+      op.bucket = bucket;
+      op.key = key;
+      op.query.add("partNumber", std::to_string(i + 1));
+      op.query.add("uploadId", upload_id);
+      http::request req;
+      req.body = http::body_source::file(path, off, len);
+      http::response res;
+      auto e = co_await execute(op, req, res);
+      if (e.code) {
+        if (!failure) failure = std::move(e);
+        co_return;
+      }
+      parts[i].number = static_cast<unsigned>(i + 1);
+      parts[i].etag = std::string(res.headers.get("ETag"));
+    }
+  };
+
+  auto ex = co_await asio::this_coro::executor;
+  auto const n = std::max<std::size_t>(1, std::min<std::size_t>(cfg_.multipart_concurrency, count));
+  using op_type = decltype(asio::co_spawn(ex, worker(), asio::deferred));
+  std::vector<op_type> ops;
+  ops.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) ops.push_back(asio::co_spawn(ex, worker(), asio::deferred));
+  std::exception_ptr thrown;
+  try {
+    auto [order, excs] = co_await asio::experimental::make_parallel_group(std::move(ops))
+                             .async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
+    (void)order;
+    for (auto& x : excs)
+      if (x && !thrown) thrown = x;
+  } catch (...) {
+    thrown = std::current_exception();
+  }
+  if (thrown || failure) {
+    // Runs detached so that it also happens when this operation was cancelled.
+    asio::co_spawn(ex, abort_multipart(bucket, key, upload_id), asio::detached);
+    if (thrown) std::rethrow_exception(thrown);
+    co_return std::move(*failure);
+  }
+
+  detail::op_spec op;
+  op.operation = "CompleteMultipartUpload";
+  op.method = "POST";
+  op.bucket = bucket;
+  op.key = key;
+  op.query.add("uploadId", upload_id);
+  op.may_200_error = true;
+  http::request req;
+  std::string body = build_complete_multipart_body(parts);
+  req.headers.set("Content-Type", "application/xml");
+  // A condition is never dropped: it goes on the completion.
+  if (!p.if_match.empty()) {
+    req.headers.set("If-Match", detail::quoted_etag(p.if_match));
+    op.conditional_write = op.if_match = true;
+  }
+  if (!p.if_none_match.empty()) {
+    req.headers.set("If-None-Match", "*");
+    op.conditional_write = true;
+  }
+  req.traits.conditional_write = op.conditional_write;
+  req.body = http::body_source::memory(body);
+  http::response res;
+  auto e = co_await execute(op, req, res);
+  if (e.code) {
+    if (e.code != errc::unknown_outcome) asio::co_spawn(ex, abort_multipart(bucket, key, upload_id), asio::detached);
+    co_return e;
+  }
+  auto done = parse_complete_multipart(res.body);
+  if (!done) co_return detail::with_context(done.error(), op);
+  put_result r;
+  r.etag = std::move(done->etag);
+  r.version_id = std::string(res.headers.get("x-amz-version-id"));
+  r.parts = static_cast<unsigned>(count);
+  co_return r;
+}
+
+FLOE_DECL boost::asio::awaitable<result<void>> client::do_delete(std::string bucket, std::string key, delete_params p) {
+  detail::op_spec op;
+  op.operation = "DeleteObject";
+  op.method = "DELETE";
+  op.bucket = std::move(bucket);
+  op.key = std::move(key);
+  http::request req;
+  if (!p.if_match.empty()) {
+    req.headers.set("If-Match", detail::quoted_etag(p.if_match));
+    op.conditional_write = op.if_match = true;
+    req.traits.conditional_write = true;
+  }
+  http::response res;
+  auto e = co_await execute(op, req, res);
+  if (e.code) co_return e;
+  co_return result<void>{};
+}
+
+FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> client::do_delete_objects(std::string bucket,
+                                                                                          std::vector<std::string> keys) {
+  delete_objects_result all;
+  std::vector<std::string> batch;
+  std::vector<std::string> singles;  // keys XML cannot carry
+  auto xml_safe = [](std::string const& k) {
+    return std::none_of(k.begin(), k.end(), [](char c) {
+      auto u = static_cast<unsigned char>(c);
+      return u < 0x20 && u != '\t' && u != '\n' && u != '\r';
+    });
+  };
+  std::size_t i = 0;
+  while (i < keys.size()) {
+    batch.clear();
+    while (i < keys.size() && batch.size() < 1000) {
+      if (xml_safe(keys[i])) batch.push_back(std::move(keys[i]));
+      else singles.push_back(std::move(keys[i]));
+      ++i;
+    }
+    if (batch.empty()) continue;
+    auto body = build_delete_objects_body(batch, true);
+    if (!body) co_return body.error();
+    detail::op_spec op;
+    op.operation = "DeleteObjects";
+    op.method = "POST";
+    op.bucket = bucket;
+    op.query.add_flag("delete");
+    op.may_200_error = true;
+    http::request req;
+    req.headers.set("Content-Type", "application/xml");
+    req.headers.set("Content-MD5", detail::md5_base64(*body));
+    req.body = http::body_source::memory(*body);
+    http::response res;
+    auto e = co_await execute(op, req, res);
+    if (e.code) co_return e;
+    auto parsed = parse_delete_objects(res.body);
+    if (!parsed) co_return detail::with_context(parsed.error(), op);
+    // Quiet mode lists only failures: the rest of the batch was deleted.
+    std::vector<std::string_view> failed;
+    for (auto const& f : parsed->errors) failed.push_back(f.key);
+    for (auto& k : batch)
+      if (std::find(failed.begin(), failed.end(), std::string_view(k)) == failed.end()) all.deleted.push_back(std::move(k));
+    for (auto& f : parsed->errors) all.errors.push_back(std::move(f));
+  }
+  for (auto& k : singles) {
+    auto r = co_await do_delete(bucket, k, {});
+    if (r) all.deleted.push_back(std::move(k));
+    else all.errors.push_back({std::move(k), r.error().diag.code, r.error().what()});
+  }
+  co_return all;
+}
+
+FLOE_DECL boost::asio::awaitable<result<listing>> client::do_list(std::string bucket, list_params p) {
+  listing out;
+  std::string token;
+  if (p.page_size == 0 || p.page_size > 1000) p.page_size = 1000;
+  for (;;) {
+    detail::op_spec op;
+    op.operation = "ListObjectsV2";
+    op.method = "GET";
+    op.bucket = bucket;
+    op.query.add("list-type", "2");
+    op.query.add("encoding-type", "url");
+    auto page_size = p.page_size;
+    if (p.max_keys != 0) {
+      auto left = p.max_keys - out.objects.size();
+      if (left < page_size) page_size = static_cast<unsigned>(left);
+    }
+    op.query.add("max-keys", std::to_string(page_size));
+    if (!p.prefix.empty()) op.query.add("prefix", p.prefix);
+    if (!p.delimiter.empty()) op.query.add("delimiter", p.delimiter);
+    if (!token.empty()) op.query.add("continuation-token", token);
+    else if (!p.start_after.empty()) op.query.add("start-after", p.start_after);
+    http::request req;
+    http::response res;
+    auto e = co_await execute(op, req, res);
+    if (e.code) co_return e;
+    auto page = parse_list_objects_v2(res.body);
+    if (!page) co_return detail::with_context(page.error(), op);
+    ++out.pages;
+    for (auto& o : page->objects) out.objects.push_back(std::move(o));
+    for (auto& c : page->common_prefixes) out.common_prefixes.push_back(std::move(c));
+    if (!page->truncated) break;
+    if (p.max_keys != 0 && out.objects.size() >= p.max_keys) break;
+    if (page->next_continuation_token == token) {
+      co_return detail::with_context(error(errc::malformed_reply, "ListObjectsV2 returned the same continuation token twice"), op);
+    }
+    token = std::move(page->next_continuation_token);
+  }
+  co_return out;
+}
+
+FLOE_DECL boost::asio::awaitable<result<copy_result>> client::do_copy(copy_params p) {
+  detail::op_spec op;
+  op.operation = "CopyObject";
+  op.method = "PUT";
+  op.bucket = std::move(p.bucket);
+  op.key = std::move(p.key);
+  op.may_200_error = true;
+  http::request req;
+  std::string source = "/";
+  source += p.source_bucket;
+  source += '/';
+  sigv4::uri_encode_append(source, p.source_key, false);
+  req.headers.set("x-amz-copy-source", source);
+  if (!p.source_if_match.empty()) req.headers.set("x-amz-copy-source-if-match", detail::quoted_etag(p.source_if_match));
+  if (!p.source_if_none_match.empty())
+    req.headers.set("x-amz-copy-source-if-none-match", detail::quoted_etag(p.source_if_none_match));
+  op.conditional_read = !p.source_if_match.empty() || !p.source_if_none_match.empty();
+  http::response res;
+  auto e = co_await execute(op, req, res);
+  if (e.code) co_return e;
+  auto r = parse_copy_result(res.body);
+  if (!r) co_return detail::with_context(r.error(), op);
+  co_return std::move(*r);
+}
+
+FLOE_DECL boost::asio::awaitable<result<void>> client::do_bucket(std::string bucket, bool create) {
+  detail::op_spec op;
+  op.operation = create ? "CreateBucket" : "DeleteBucket";
+  op.method = create ? "PUT" : "DELETE";
+  op.bucket = std::move(bucket);
+  if (create) {
+    if (auto v = validate_bucket_name(op.bucket, bucket_name_rules::addressable); !v)
+      co_return detail::with_context(v.error(), op);
+  }
+  http::request req;
+  std::string body;
+  if (create && !addressing_.region.empty() && addressing_.region != "us-east-1") {
+    body = "<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>";
+    append_xml_escaped(body, addressing_.region);
+    body += "</LocationConstraint></CreateBucketConfiguration>";
+    req.body = http::body_source::memory(body);
+  }
+  http::response res;
+  auto e = co_await execute(op, req, res);
+  if (e.code) co_return e;
+  co_return result<void>{};
+}
+
+FLOE_DECL result<std::string> client::presign(std::string_view method, std::string_view bucket, std::string_view key,
+                                              std::chrono::seconds expires, std::string* warning) {
+  if (method != "GET" && method != "PUT" && method != "HEAD" && method != "DELETE")
+    return detail::invalid("Presign", std::string(bucket) + "/" + std::string(key),
+                           "presign supports GET, PUT, HEAD and DELETE, not " + std::string(method));
+  auto region = regions_.lookup(bucket);
+  auto tgt = resolve_target(addressing_, bucket, key, region.value_or(std::string{}));
+  if (!tgt) return tgt.error();
+  auto got = provider_->get();
+  if (!got) return got.error();
+  auto const t = now();
+  if (warning && got->expiry) {
+    auto const until = std::chrono::time_point_cast<std::chrono::seconds>(t) + expires;
+    if (until > *got->expiry) {
+      *warning = "the URL outlives the temporary credentials that sign it (they expire at " +
+                 credentials::format_iso8601(*got->expiry) + "); it stops working then";
+    }
+  }
+  std::array<sigv4::header_view, 1> headers{{{"host", tgt->host_header}}};
+  sigv4::request_view v;
+  v.method = method;
+  v.path = tgt->path;
+  v.headers = headers;
+  v.payload_hash = sigv4::unsigned_payload;
+  sigv4::credentials_view cv{got->access_key_id, got->secret_access_key.reveal(), got->session_token.reveal()};
+  sigv4::presigned_query q;
+  auto params = sigv4::signing_params::s3(tgt->region);
+  auto r = signer_.presign(v, cv, params, t, expires, q);
+  if (!r) return r.error();
+  return tgt->url(q.query);
+}
+
+}  // namespace floe::s3
