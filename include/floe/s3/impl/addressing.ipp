@@ -1,0 +1,484 @@
+#pragma once
+#include <floe/s3/addressing.hpp>
+#include <floe/sigv4/uri_encode.hpp>
+
+#include <algorithm>
+
+namespace floe::s3 {
+
+namespace detail {
+
+inline bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+inline bool is_lower_alnum(char c) noexcept { return (c >= 'a' && c <= 'z') || is_digit(c); }
+
+inline std::string quoted(std::string_view s) {
+  return "'" + credentials::detail::printable(s, 300) + "'";
+}
+
+inline bool is_ipv4(std::string_view s) noexcept {
+  int parts = 0;
+  std::size_t i = 0;
+  while (i <= s.size()) {
+    std::size_t j = i;
+    int v = 0;
+    while (j < s.size() && is_digit(s[j])) {
+      v = v * 10 + (s[j] - '0');
+      if (v > 255 || j - i >= 3) return false;
+      ++j;
+    }
+    if (j == i) return false;
+    ++parts;
+    if (j == s.size()) break;
+    if (s[j] != '.') return false;
+    i = j + 1;
+  }
+  return parts == 4;
+}
+
+// A region that is safe to put in a host name or a signing scope even when
+// a server chose it: no '.', '/', ':' or anything else that could steer a
+// request elsewhere.
+inline bool plausible_region(std::string_view r) noexcept {
+  if (r.empty() || r.size() > 63) return false;
+  for (char c : r)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '-' || c == '_')) return false;
+  return true;
+}
+
+inline std::optional<std::string> env_value(credentials::env_lookup const& env, std::string_view name) {
+  return credentials::non_empty(env, name);
+}
+
+inline std::optional<bool> parse_bool(std::string_view v) {
+  std::string l(v);
+  for (auto& c : l)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  if (l == "true") return true;
+  if (l == "false") return false;
+  return std::nullopt;
+}
+
+inline std::string authority_of(std::string_view host, std::uint16_t port, bool https) {
+  std::string a;
+  bool v6 = host.find(':') != std::string_view::npos;
+  if (v6) a += '[';
+  a += host;
+  if (v6) a += ']';
+  if (port != (https ? 443 : 80)) {
+    a += ':';
+    a += std::to_string(port);
+  }
+  return a;
+}
+
+}  // namespace detail
+
+FLOE_DECL std::string endpoint::authority() const { return detail::authority_of(host, port, is_https()); }
+
+FLOE_DECL result<endpoint> parse_endpoint_url(std::string_view url, std::string_view what) {
+  auto bad = [&](std::string_view why) {
+    return error(errc::invalid_argument, std::string(what) + " " + detail::quoted(url) + ": " + std::string(why));
+  };
+  endpoint ep;
+  auto sep = url.find("://");
+  if (sep == std::string_view::npos) return bad("expected scheme://host[:port][/path]");
+  for (char c : url.substr(0, sep)) ep.scheme += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (ep.scheme != "http" && ep.scheme != "https") return bad("the scheme must be http or https");
+  std::string_view rest = url.substr(sep + 3);
+  if (rest.find_first_of("?#") != std::string_view::npos) return bad("a query or fragment is not allowed");
+  auto slash = rest.find('/');
+  std::string_view auth = rest.substr(0, slash);
+  std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
+  if (auth.find('@') != std::string_view::npos) return bad("user info is not allowed");
+  if (auth.empty()) return bad("no host");
+  std::string_view port_text;
+  if (auth.front() == '[') {
+    auto close = auth.find(']');
+    if (close == std::string_view::npos) return bad("unterminated IPv6 literal");
+    std::string_view h = auth.substr(1, close - 1);
+    if (h.empty()) return bad("empty IPv6 literal");
+    for (char c : h)
+      if (!(detail::is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' || c == '.'))
+        return bad("invalid IPv6 literal");
+    ep.host = std::string(h);
+    ep.host_is_ip = true;
+    std::string_view after = auth.substr(close + 1);
+    if (!after.empty()) {
+      if (after.front() != ':') return bad("unexpected text after the IPv6 literal");
+      port_text = after.substr(1);
+      if (port_text.empty()) return bad("empty port");
+    }
+  } else {
+    auto colon = auth.find(':');
+    std::string_view h = auth.substr(0, colon);
+    if (colon != std::string_view::npos) {
+      port_text = auth.substr(colon + 1);
+      if (port_text.empty()) return bad("empty port");
+      if (port_text.find(':') != std::string_view::npos) return bad("an IPv6 host must be in brackets");
+    }
+    if (h.empty()) return bad("no host");
+    for (char c : h) {
+      bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || detail::is_digit(c) || c == '-' || c == '.' || c == '_';
+      if (!ok) return bad("invalid character in the host name");
+      ep.host += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    }
+    ep.host_is_ip = detail::is_ipv4(ep.host);
+  }
+  ep.port = ep.is_https() ? 443 : 80;
+  if (!port_text.empty()) {
+    unsigned long p = 0;
+    for (char c : port_text) {
+      if (!detail::is_digit(c) || p > 65535) return bad("invalid port");
+      p = p * 10 + static_cast<unsigned long>(c - '0');
+    }
+    if (p == 0 || p > 65535) return bad("port out of range");
+    ep.port = static_cast<std::uint16_t>(p);
+  }
+  for (char c : path)
+    if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7f)
+      return bad("the path must be percent-encoded (no spaces, control or non-ASCII bytes)");
+  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
+  ep.base_path = std::string(path);
+  return ep;
+}
+
+FLOE_DECL std::string_view partition_dns_suffix(std::string_view region) noexcept {
+  auto starts = [&](std::string_view p) { return region.substr(0, p.size()) == p; };
+  if (starts("cn-")) return "amazonaws.com.cn";
+  if (starts("eusc-")) return "amazonaws.eu";
+  if (starts("us-isob-")) return "sc2s.sgov.gov";
+  if (starts("us-isof-")) return "csp.hci.ic.gov";
+  if (starts("us-iso-")) return "c2s.ic.gov";
+  if (starts("eu-isoe-")) return "cloud.adc-e.uk";
+  return "amazonaws.com";
+}
+
+FLOE_DECL bool is_valid_aws_region(std::string_view r) noexcept {
+  if (r.empty() || r.size() > 63 || r.front() == '-' || r.back() == '-') return false;
+  return std::all_of(r.begin(), r.end(), [](char c) { return detail::is_lower_alnum(c) || c == '-'; });
+}
+
+FLOE_DECL result<addressing_config> resolve_addressing(addressing_params const& caller,
+                                                       credentials::env_lookup const& env,
+                                                       credentials::profile const* prof) {
+  addressing_config cfg;
+  std::string prof_label = prof ? "profile '" + credentials::detail::printable(prof->name) + "'" : std::string();
+  auto setting_where = [&](std::string_view key) -> std::string {
+    if (!prof) return {};
+    if (auto s = prof->find(key)) return s->where();
+    return prof_label;
+  };
+
+  // Endpoint.
+  bool ignore_configured = false;
+  if (auto v = detail::env_value(env, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) {
+    auto b = detail::parse_bool(*v);
+    if (!b) return error(errc::invalid_argument, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS must be true or false");
+    ignore_configured = *b;
+  } else if (prof) {
+    if (auto pv = prof->get("ignore_configured_endpoint_urls")) {
+      auto b = detail::parse_bool(*pv);
+      if (!b)
+        return error(errc::invalid_argument,
+                     setting_where("ignore_configured_endpoint_urls") + ": ignore_configured_endpoint_urls must be true or false");
+      ignore_configured = *b;
+    }
+  }
+  std::optional<std::string> url;
+  if (!caller.endpoint_url.empty()) {
+    url = caller.endpoint_url;
+    cfg.endpoint_source = "caller";
+  } else if (!ignore_configured) {
+    if (auto v = detail::env_value(env, "AWS_ENDPOINT_URL_S3")) {
+      url = *v;
+      cfg.endpoint_source = "AWS_ENDPOINT_URL_S3";
+    } else if (auto g = detail::env_value(env, "AWS_ENDPOINT_URL")) {
+      url = *g;
+      cfg.endpoint_source = "AWS_ENDPOINT_URL";
+    } else if (prof) {
+      if (auto s = prof->service_setting("s3", "endpoint_url"); s && !s->empty()) {
+        url = std::string(*s);
+        cfg.endpoint_source = prof_label + " services '" + credentials::detail::printable(*prof->get("services")) + "'";
+      } else if (auto p = prof->get("endpoint_url"); p && !p->empty()) {
+        url = std::string(*p);
+        cfg.endpoint_source = setting_where("endpoint_url");
+      }
+    }
+  }
+  if (url) {
+    auto ep = parse_endpoint_url(*url, cfg.endpoint_source == "caller" ? "endpoint URL" : cfg.endpoint_source);
+    if (!ep) return ep.error();
+    cfg.custom_endpoint = std::move(*ep);
+  } else {
+    cfg.endpoint_source = "default";
+  }
+
+  // Region.
+  if (!caller.region.empty()) {
+    cfg.region = caller.region;
+    cfg.region_source = "caller";
+  } else if (auto r = detail::env_value(env, "AWS_REGION")) {
+    cfg.region = *r;
+    cfg.region_source = "AWS_REGION";
+  } else if (auto d = detail::env_value(env, "AWS_DEFAULT_REGION")) {
+    cfg.region = *d;
+    cfg.region_source = "AWS_DEFAULT_REGION";
+  } else if (auto p = prof ? prof->get("region") : std::nullopt; p && !p->empty()) {
+    cfg.region = std::string(*p);
+    cfg.region_source = setting_where("region");
+  } else {
+    cfg.region = "us-east-1";
+    cfg.region_source = "default";
+  }
+  bool region_ok = cfg.custom_endpoint ? detail::plausible_region(cfg.region) : is_valid_aws_region(cfg.region);
+  if (!region_ok)
+    return error(errc::invalid_argument,
+                 "region " + detail::quoted(cfg.region) + " from " + cfg.region_source +
+                     (cfg.custom_endpoint ? " is not a region name (letters, digits, '-', '_')"
+                                          : " is not an AWS region name (a-z, 0-9, '-')"));
+
+  // Addressing style.
+  if (caller.style) {
+    cfg.style = *caller.style;
+  } else if (auto s = prof ? prof->get_nested("s3", "addressing_style") : std::nullopt) {
+    if (*s == "auto") cfg.style = addressing_style::automatic;
+    else if (*s == "virtual") cfg.style = addressing_style::virtual_hosted;
+    else if (*s == "path") cfg.style = addressing_style::path;
+    else
+      return error(errc::invalid_argument, setting_where("s3") + ": s3 addressing_style must be auto, virtual or path");
+  }
+
+  // us-east-1: global or regional endpoint.
+  auto regional = [](std::string_view v) -> std::optional<bool> {
+    if (v == "regional") return true;
+    if (v == "legacy") return false;
+    return std::nullopt;
+  };
+  if (caller.us_east_1_regional) {
+    cfg.us_east_1_regional = *caller.us_east_1_regional;
+  } else if (auto v = detail::env_value(env, "AWS_S3_US_EAST_1_REGIONAL_ENDPOINT")) {
+    auto b = regional(*v);
+    if (!b) return error(errc::invalid_argument, "AWS_S3_US_EAST_1_REGIONAL_ENDPOINT must be regional or legacy");
+    cfg.us_east_1_regional = *b;
+  } else if (prof) {
+    auto pv = prof->get_nested("s3", "us_east_1_regional_endpoint");
+    std::string where = setting_where("s3");
+    if (!pv) {
+      pv = prof->get("s3_us_east_1_regional_endpoint");
+      where = setting_where("s3_us_east_1_regional_endpoint");
+    }
+    if (pv) {
+      auto b = regional(*pv);
+      if (!b) return error(errc::invalid_argument, where + ": s3 us_east_1_regional_endpoint must be regional or legacy");
+      cfg.us_east_1_regional = *b;
+    }
+  }
+  return cfg;
+}
+
+FLOE_DECL bool is_dns_compatible(std::string_view b, bool allow_dots) noexcept {
+  if (b.size() < 3 || b.size() > 63) return false;
+  if (!allow_dots && b.find('.') != std::string_view::npos) return false;
+  if (detail::is_ipv4(b)) return false;
+  std::size_t start = 0;
+  while (start <= b.size()) {
+    auto dot = b.find('.', start);
+    std::string_view label = b.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (label.empty() || !detail::is_lower_alnum(label.front()) || !detail::is_lower_alnum(label.back())) return false;
+    for (char c : label)
+      if (!detail::is_lower_alnum(c) && c != '-') return false;
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return true;
+}
+
+FLOE_DECL result<void> validate_bucket_name(std::string_view b, bucket_name_rules rules) {
+  auto bad = [&](std::string_view why) {
+    return error(errc::invalid_argument, "bucket name " + detail::quoted(b) + ": " + std::string(why));
+  };
+  if (rules == bucket_name_rules::addressable) {
+    if (b.empty()) return bad("empty");
+    if (b.size() > 255) return bad("longer than 255 characters");
+    for (char c : b)
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || detail::is_digit(c) || c == '.' || c == '-' || c == '_'))
+        return bad("only letters, digits, '.', '-' and '_' are allowed");
+    return {};
+  }
+  if (b.size() < 3 || b.size() > 63) return bad("must be 3 to 63 characters long");
+  for (char c : b)
+    if (!(detail::is_lower_alnum(c) || c == '.' || c == '-'))
+      return bad("only lower-case letters, digits, '.' and '-' are allowed");
+  if (!detail::is_lower_alnum(b.front()) || !detail::is_lower_alnum(b.back()))
+    return bad("must start and end with a letter or digit");
+  if (b.find("..") != std::string_view::npos) return bad("must not contain '..'");
+  if (b.find(".-") != std::string_view::npos || b.find("-.") != std::string_view::npos)
+    return bad("must not contain '.-' or '-.'");
+  if (detail::is_ipv4(b)) return bad("must not look like an IP address");
+  for (std::string_view p : {"xn--", "sthree-", "amzn-s3-demo-"})
+    if (b.substr(0, p.size()) == p) return bad("the prefix '" + std::string(p) + "' is reserved");
+  for (std::string_view s : {"-s3alias", "--ol-s3", ".mrap", "--x-s3", "--table-s3"})
+    if (b.size() >= s.size() && b.substr(b.size() - s.size()) == s)
+      return bad("the suffix '" + std::string(s) + "' is reserved");
+  return {};
+}
+
+FLOE_DECL std::string request_target::url(std::string_view query) const {
+  std::string u = scheme + "://" + host_header + path;
+  if (!query.empty()) {
+    u += '?';
+    u += query;
+  }
+  return u;
+}
+
+namespace detail {
+inline result<request_target> base_target(addressing_config const& cfg, std::string_view region_override) {
+  request_target t;
+  t.region = region_override.empty() ? cfg.region : std::string(region_override);
+  if (cfg.custom_endpoint) {
+    if (!plausible_region(t.region))
+      return error(errc::invalid_argument, "region " + quoted(t.region) + " is not a region name");
+    auto const& ep = *cfg.custom_endpoint;
+    t.scheme = ep.scheme;
+    t.host = ep.host;
+    t.port = ep.port;
+    t.path = ep.base_path;
+  } else {
+    if (!is_valid_aws_region(t.region))
+      return error(errc::invalid_argument, "region " + quoted(t.region) + " is not an AWS region name");
+    t.scheme = "https";
+    t.port = 443;
+    if (t.region == "us-east-1" && !cfg.us_east_1_regional)
+      t.host = "s3.amazonaws.com";
+    else
+      t.host = "s3." + t.region + "." + std::string(partition_dns_suffix(t.region));
+  }
+  return t;
+}
+}  // namespace detail
+
+FLOE_DECL result<request_target> resolve_target(addressing_config const& cfg, std::string_view bucket,
+                                                std::optional<std::string_view> key, std::string_view region) {
+  if (auto v = validate_bucket_name(bucket); !v) return v.error();
+  if (key) {
+    if (key->empty()) return error(errc::invalid_argument, "object key is empty");
+    if (key->size() > max_key_size)
+      return error(errc::invalid_argument, "object key of " + std::to_string(key->size()) + " bytes is longer than " +
+                                               std::to_string(max_key_size));
+  }
+  auto t = detail::base_target(cfg, region);
+  if (!t) return t.error();
+  bool https = t->scheme == "https";
+  bool host_is_ip = cfg.custom_endpoint && cfg.custom_endpoint->host_is_ip;
+  switch (cfg.style) {
+    case addressing_style::path: t->virtual_hosted = false; break;
+    case addressing_style::virtual_hosted: t->virtual_hosted = !host_is_ip && is_dns_compatible(bucket, !https); break;
+    case addressing_style::automatic: t->virtual_hosted = !cfg.custom_endpoint && is_dns_compatible(bucket, false); break;
+  }
+  if (t->virtual_hosted) {
+    t->host = std::string(bucket) + "." + t->host;
+    t->path += '/';
+  } else {
+    t->path += '/';
+    sigv4::uri_encode_append(t->path, bucket, true);
+    if (key) t->path += '/';
+  }
+  if (key) sigv4::uri_encode_append(t->path, *key, false);
+  t->host_header = detail::authority_of(t->host, t->port, https);
+  return t;
+}
+
+FLOE_DECL result<request_target> resolve_service_target(addressing_config const& cfg, std::string_view region) {
+  auto t = detail::base_target(cfg, region);
+  if (!t) return t.error();
+  t->path += '/';
+  t->host_header = detail::authority_of(t->host, t->port, t->scheme == "https");
+  return t;
+}
+
+FLOE_DECL query_builder& query_builder::add(std::string_view name, std::string_view value) {
+  param p{sigv4::uri_encode(name, true), sigv4::uri_encode(value, true), false};
+  auto less = [](param const& a, param const& b) { return std::tie(a.name, a.value) < std::tie(b.name, b.value); };
+  params_.insert(std::upper_bound(params_.begin(), params_.end(), p, less), std::move(p));
+  return *this;
+}
+
+FLOE_DECL query_builder& query_builder::add_flag(std::string_view name) {
+  param p{sigv4::uri_encode(name, true), std::string(), true};
+  auto less = [](param const& a, param const& b) { return std::tie(a.name, a.value) < std::tie(b.name, b.value); };
+  params_.insert(std::upper_bound(params_.begin(), params_.end(), p, less), std::move(p));
+  return *this;
+}
+
+FLOE_DECL std::string query_builder::str() const {
+  std::string s;
+  for (auto const& p : params_) {
+    if (!s.empty()) s += '&';
+    s += p.name;
+    if (!p.flag) {
+      s += '=';
+      s += p.value;
+    }
+  }
+  return s;
+}
+
+FLOE_DECL std::string query_builder::canonical() const {
+  std::string s;
+  for (auto const& p : params_) {
+    if (!s.empty()) s += '&';
+    s += p.name;
+    s += '=';
+    s += p.value;
+  }
+  return s;
+}
+
+FLOE_DECL std::vector<sigv4::query_param_view> query_builder::params() const {
+  std::vector<sigv4::query_param_view> v;
+  v.reserve(params_.size());
+  for (auto const& p : params_) v.push_back({p.name, p.value});
+  return v;
+}
+
+FLOE_DECL bool bucket_region_cache::remember(std::string_view bucket, std::string_view region) {
+  if (!detail::plausible_region(region) || bucket.empty()) return false;
+  std::lock_guard lock(mutex_);
+  std::string b(bucket);
+  if (auto it = index_.find(b); it != index_.end()) {
+    it->second->second = std::string(region);
+    order_.splice(order_.begin(), order_, it->second);
+    return true;
+  }
+  order_.emplace_front(b, std::string(region));
+  index_.emplace(std::move(b), order_.begin());
+  while (order_.size() > capacity_) {
+    index_.erase(order_.back().first);
+    order_.pop_back();
+  }
+  return true;
+}
+
+FLOE_DECL std::optional<std::string> bucket_region_cache::lookup(std::string_view bucket) {
+  std::lock_guard lock(mutex_);
+  auto it = index_.find(std::string(bucket));
+  if (it == index_.end()) return std::nullopt;
+  order_.splice(order_.begin(), order_, it->second);
+  return it->second->second;
+}
+
+FLOE_DECL void bucket_region_cache::forget(std::string_view bucket) {
+  std::lock_guard lock(mutex_);
+  auto it = index_.find(std::string(bucket));
+  if (it == index_.end()) return;
+  order_.erase(it->second);
+  index_.erase(it);
+}
+
+FLOE_DECL std::size_t bucket_region_cache::size() const {
+  std::lock_guard lock(mutex_);
+  return order_.size();
+}
+
+}  // namespace floe::s3
