@@ -7,14 +7,21 @@
 //
 // Usage (an S3 GET):
 //
-//   floe::sigv4::signer s;                       // one per client / strand
-//   floe::sigv4::header_signature sig;           // reuse: its buffers keep capacity
+//   floe::sigv4::signer s;                  // one per client / strand
+//   floe::sigv4::header_signature sig;      // reuse: its buffers keep their capacity
+//   std::string path = "/" + floe::sigv4::uri_encode(key, false);   // the wire path
 //   std::array<floe::sigv4::header_view, 1> h{{{"host", "b.s3.eu-west-1.amazonaws.com"}}};
-//   floe::sigv4::request_view req{.method = "GET", .path = "/" + uri_encode(key, false)...,
-//                                 .headers = h, .payload_hash = floe::sigv4::empty_payload_sha256};
+//   floe::sigv4::request_view req{"GET", path, {}, h, floe::sigv4::empty_payload_sha256};
+//   floe::sigv4::credentials_view creds{akid, secret, token};
 //   auto r = s.sign_headers(req, creds, floe::sigv4::signing_params::s3("eu-west-1"),
 //                           std::chrono::system_clock::now(), sig);
 //   if (r) sig.for_each_header([&](std::string_view n, std::string_view v) { msg.set(n, v); });
+//
+// The query is given as already-encoded (name, value) pairs in wire order
+// (query_param_view); the signer sorts a copy of the views for the canonical
+// query and never re-encodes them. Presigning returns only the auth
+// parameters to append after the request's own query. For aws-chunked
+// uploads (payload hash streaming_payload) see chunk_signer.hpp.
 //
 // Allocation: once `sig` and the signer have seen a request of similar
 // shape, signing with a cached signing key allocates nothing (tested in
