@@ -192,7 +192,7 @@ TEST_CASE("our bodies: each with the kind it must classify as") {
   refreshable.credentials_refreshable = true;
   auto sts_fetch = plain("POST");
   sts_fetch.is_credential_fetch = true;
-  for (auto const& [file, status, facts, want, code] : {
+  for (auto const& c : {
            row{"sts-expired-token.xml", 400, plain("POST"), kind::stale_credentials, "ExpiredToken"},
            row{"sts-expired-token.xml", 400, sts_fetch, kind::client_error, "ExpiredToken"},
            row{"sqs-request-throttled.xml", 403, plain("POST"), kind::throttled, "RequestThrottled"},
@@ -210,9 +210,13 @@ TEST_CASE("our bodies: each with the kind it must classify as") {
            row{"complete-multipart-200-internal-error.xml", 200, put_if_none_match(), kind::unknown_outcome,
                "InternalError"},
        }) {
+    std::string const file = c.file;
+    unsigned const status = c.status;
+    auto const want = c.want;
+    std::string const code = c.code;
     CAPTURE(file);
     CAPTURE(status);
-    auto f = facts;
+    auto f = c.facts;
     f.status = status;
     auto r = errors::describe_reply(f, floe_test::our_data(file), {.operation = "Op"});
     CHECK(r.what.outcome == want);
@@ -228,16 +232,19 @@ TEST_CASE("unreadable bodies: classified from the status, the message says why")
     kind want;
     char const* why;
   };
-  for (auto const& [file, status, want, why] : {
+  for (auto const& c : {
            row{"html-502.html", 502, kind::transient, "unreadable error body: XML parse error"},
            row{"html-doctype-503.html", 503, kind::transient, "DOCTYPE refused"},
            row{"xxe-file.xml", 403, kind::denied, "DOCTYPE refused"},
            row{"billion-laughs.xml", 500, kind::transient, "DOCTYPE refused"},
            row{"truncated.xml", 503, kind::transient, "unreadable error body"},
        }) {
+    std::string const file = c.file;
+    auto const want = c.want;
+    std::string const why = c.why;
     CAPTURE(file);
     errors::reply_facts f;
-    f.status = status;
+    f.status = c.status;
     auto r = errors::describe_reply(f, floe_test::our_data(file), {.request_id = "hdr-id"});
     CHECK(r.what.outcome == want);
     CHECK(r.err.diag.code.empty());

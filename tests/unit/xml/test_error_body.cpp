@@ -86,7 +86,9 @@ TEST_CASE("values that could carry signatures or session tokens are redacted") {
   CHECK(b.value().find("SignatureProvided") == "(redacted)");
   CHECK(b.value().find("CanonicalRequest") == "(redacted)");
   CHECK(b.value().find("CanonicalRequestBytes") == "(redacted)");
-  for (auto const& [name, value] : b.value().other) {
+  for (auto const& field : b.value().other) {
+    std::string const& name = field.first;
+    std::string const& value = field.second;
     CAPTURE(name);
     CHECK(value.find("SESSIONTOKENSECRET") == std::string::npos);
     CHECK(value.find("deadbeef") == std::string::npos);
@@ -104,12 +106,14 @@ TEST_CASE("not an error document, or one without a Code, is malformed_reply with
     std::string body;
     std::string reason_part;
   };
-  for (auto const& [body, part] : {
+  for (auto const& c : {
            bad_case{"<ListBucketResult><Name>b</Name></ListBucketResult>", "not an error document"},
            bad_case{"<Error><Message>no code</Message></Error>", "without a <Code>"},
            bad_case{"<ErrorResponse><RequestId>r</RequestId></ErrorResponse>", "without an <Error>"},
            bad_case{"<Error><Code></Code></Error>", "without a <Code>"},
        }) {
+    std::string const& body = c.body;
+    std::string const& part = c.reason_part;
     CAPTURE(body);
     auto b = xml::parse_error_body(body);
     REQUIRE(b.has_error());

@@ -1,5 +1,6 @@
 #pragma once
 #include <floe/xml/error_body.hpp>
+#include <floe/xml/impl/document.ipp>  // detail helpers
 
 namespace floe::xml {
 
