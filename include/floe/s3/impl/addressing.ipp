@@ -333,8 +333,10 @@ FLOE_DECL std::string request_target::url(std::string_view query) const {
 }
 
 namespace detail {
-inline result<request_target> base_target(addressing_config const& cfg, std::string_view region_override) {
-  request_target t;
+// Fills `t` (an out parameter rather than a result<>, so that the callers
+// work on a plain object: GCC's -Wnull-dereference cannot see that a
+// checked result<>'s operator-> is never null).
+inline result<void> base_target(addressing_config const& cfg, std::string_view region_override, request_target& t) {
   t.region = region_override.empty() ? cfg.region : std::string(region_override);
   if (cfg.custom_endpoint) {
     if (!plausible_region(t.region))
@@ -354,7 +356,7 @@ inline result<request_target> base_target(addressing_config const& cfg, std::str
     else
       t.host = "s3." + t.region + "." + std::string(partition_dns_suffix(t.region));
   }
-  return t;
+  return {};
 }
 }  // namespace detail
 
@@ -367,33 +369,33 @@ FLOE_DECL result<request_target> resolve_target(addressing_config const& cfg, st
       return error(errc::invalid_argument, "object key of " + std::to_string(key->size()) + " bytes is longer than " +
                                                std::to_string(max_key_size));
   }
-  auto t = detail::base_target(cfg, region);
-  if (!t) return t.error();
-  bool https = t->scheme == "https";
+  request_target t;
+  if (auto b = detail::base_target(cfg, region, t); !b) return b.error();
+  bool https = t.scheme == "https";
   bool host_is_ip = cfg.custom_endpoint && cfg.custom_endpoint->host_is_ip;
   switch (cfg.style) {
-    case addressing_style::path: t->virtual_hosted = false; break;
-    case addressing_style::virtual_hosted: t->virtual_hosted = !host_is_ip && is_dns_compatible(bucket, !https); break;
-    case addressing_style::automatic: t->virtual_hosted = !cfg.custom_endpoint && is_dns_compatible(bucket, false); break;
+    case addressing_style::path: t.virtual_hosted = false; break;
+    case addressing_style::virtual_hosted: t.virtual_hosted = !host_is_ip && is_dns_compatible(bucket, !https); break;
+    case addressing_style::automatic: t.virtual_hosted = !cfg.custom_endpoint && is_dns_compatible(bucket, false); break;
   }
-  if (t->virtual_hosted) {
-    t->host = std::string(bucket) + "." + t->host;
-    t->path += '/';
+  if (t.virtual_hosted) {
+    t.host = std::string(bucket) + "." + t.host;
+    t.path += '/';
   } else {
-    t->path += '/';
-    sigv4::uri_encode_append(t->path, bucket, true);
-    if (key) t->path += '/';
+    t.path += '/';
+    sigv4::uri_encode_append(t.path, bucket, true);
+    if (key) t.path += '/';
   }
-  if (key) sigv4::uri_encode_append(t->path, *key, false);
-  t->host_header = detail::authority_of(t->host, t->port, https);
+  if (key) sigv4::uri_encode_append(t.path, *key, false);
+  t.host_header = detail::authority_of(t.host, t.port, https);
   return t;
 }
 
 FLOE_DECL result<request_target> resolve_service_target(addressing_config const& cfg, std::string_view region) {
-  auto t = detail::base_target(cfg, region);
-  if (!t) return t.error();
-  t->path += '/';
-  t->host_header = detail::authority_of(t->host, t->port, t->scheme == "https");
+  request_target t;
+  if (auto b = detail::base_target(cfg, region, t); !b) return b.error();
+  t.path += '/';
+  t.host_header = detail::authority_of(t.host, t.port, t.scheme == "https");
   return t;
 }
 
