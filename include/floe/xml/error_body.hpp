@@ -22,7 +22,8 @@
 
 namespace floe::xml {
 
-/// The fields of a service error body. Missing fields are empty.
+/// The fields of a service error body. Missing fields are empty; known
+/// fields have surrounding whitespace trimmed.
 struct error_body {
   std::string code;         // e.g. "NoSuchKey"
   std::string message;

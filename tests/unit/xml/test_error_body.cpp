@@ -95,6 +95,16 @@ TEST_CASE("values that could carry signatures or session tokens are redacted") {
   }
 }
 
+TEST_CASE("known fields are trimmed; unknown children are kept as sent") {
+  auto b = xml::parse_error_body("<Error>\n  <Code>\n    NoSuchKey\n  </Code>\n  <Extra> x </Extra>\n</Error>");
+  REQUIRE(b.has_value());
+  CHECK(b.value().code == "NoSuchKey");
+  CHECK(b.value().find("Extra") == " x ");
+  auto blank = xml::parse_error_body("<Error><Code> \n </Code></Error>");
+  REQUIRE(blank.has_error());
+  CHECK(blank.error().code == errc::malformed_reply);
+}
+
 TEST_CASE("the first occurrence of a repeated field wins") {
   auto b = xml::parse_error_body("<Error><Code>A</Code><Code>B</Code><Message>m</Message></Error>");
   REQUIRE(b.has_value());

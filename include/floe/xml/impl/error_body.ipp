@@ -38,7 +38,17 @@ FLOE_DECL bool store_known(error_body& b, std::string_view name, element e) {
   else if (name == "Condition") f = &b.condition;
   else if (name == "Type") f = &b.type;
   if (f == nullptr) return false;
-  if (f->empty()) *f = e.text();  // the first occurrence wins
+  if (f->empty()) {  // the first occurrence wins
+    *f = e.text();
+    // Pretty-printed bodies may pad a value; a code must compare exactly.
+    auto const first = f->find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) {
+      f->clear();
+    } else {
+      f->erase(f->find_last_not_of(" \t\r\n") + 1);
+      f->erase(0, first);
+    }
+  }
   return true;
 }
 
