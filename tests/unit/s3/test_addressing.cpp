@@ -227,7 +227,9 @@ TEST_CASE("bucket names: what AWS lets you create") {
       {"b--use1-az4--x-s3", "the suffix '--x-s3' is reserved"},
       {"x--table-s3", "the suffix '--table-s3' is reserved"},
   };
-  for (auto const& [name, why] : bad) {
+  for (auto const& kv : bad) {
+    std::string const& name = kv.first;
+    std::string const& why = kv.second;
     auto r = validate_bucket_name(name, rule);
     REQUIRE_MESSAGE(r.has_error(), name);
     CHECK(r.error().diag.message == "bucket name '" + name + "': " + why);
@@ -280,7 +282,9 @@ TEST_CASE("endpoint URLs: refused forms name the source and the reason") {
       {"http://h h", "invalid character in the host name"},
       {"http://h/a b", "the path must be percent-encoded (no spaces, control or non-ASCII bytes)"},
   };
-  for (auto const& [url, why] : bad) {
+  for (auto const& kv : bad) {
+    std::string const& url = kv.first;
+    std::string const& why = kv.second;
     auto r = parse_endpoint_url(url, "AWS_ENDPOINT_URL");
     REQUIRE_MESSAGE(r.has_error(), url);
     CHECK(r.error().diag.message == "AWS_ENDPOINT_URL '" + url + "': " + why);
