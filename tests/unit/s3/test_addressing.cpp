@@ -426,8 +426,8 @@ TEST_CASE("region cache: remembers, refreshes, evicts the least recently used") 
 
 TEST_CASE("region cache: a server-supplied region that could steer the host is not recorded") {
   bucket_region_cache c;
-  for (auto bad : {"", "evil.example.com", "eu-west-1/x", "a b", "eu-west-1\r\nX: y", std::string(64, 'a').c_str()})
-    CHECK_FALSE_MESSAGE(c.remember("b", bad), bad);
+  std::vector<std::string> bad = {"", "evil.example.com", "eu-west-1/x", "a b", "eu-west-1\r\nX: y", std::string(64, 'a')};
+  for (auto const& r : bad) CHECK_FALSE_MESSAGE(c.remember("b", r), r);
   CHECK(c.size() == 0);
   CHECK_FALSE(c.remember("", "eu-west-1"));
 }
