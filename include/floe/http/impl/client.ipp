@@ -30,6 +30,12 @@
 #include <random>
 #include <vector>
 
+// GCC 12 misreads the sized operator delete of Asio's coroutine frames.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 namespace floe::http {
 
 namespace detail {
@@ -418,23 +424,25 @@ inline asio::awaitable<bool> read_reply(connection& c, request const& req, respo
 }
 
 // Sends the body (after the head in c.wbuf_ when `with_head`).
+// Records a failed read or write; a watchdog expiry becomes errc::timeout.
+inline void io_failure(connection const& c, attempt_state& a, error_code ec) {
+  a.ec = ec;
+  if (c.timed_out()) {
+    a.timed_out = true;
+    a.ec = errc::timeout;
+  }
+}
+
 inline asio::awaitable<void> write_body(connection& c, request& req, client_config const& cfg, attempt_state& a,
                                         bool with_head) {
   auto const& body = req.body;
-  auto fail = [&](error_code ec) {
-    a.ec = ec;
-    if (c.timed_out()) {
-      a.timed_out = true;
-      a.ec = errc::timeout;
-    }
-  };
   std::size_t const chunk = std::max<std::size_t>(cfg.io_chunk, 4096);
   if (body.type() == body_source::kind::none || body.size() == 0) {
     if (!with_head) co_return;
     auto [ec, n] = co_await c.write(asio::buffer(c.wbuf_));
     if (n > 0) a.reached_server = true;
     c.progress();
-    if (ec) fail(ec);
+    if (ec) io_failure(c, a, ec);
     co_return;
   }
   if (body.type() == body_source::kind::memory) {
@@ -448,7 +456,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       auto [ec, n] = co_await c.write(bufs);
       if (n > 0) a.reached_server = true;
       c.progress();
-      if (ec) co_return fail(ec);
+      if (ec) co_return io_failure(c, a, ec);
       head = false;
       off += take;
     }
@@ -458,7 +466,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
     auto [ec, n] = co_await c.write(asio::buffer(c.wbuf_));
     if (n > 0) a.reached_server = true;
     c.progress();
-    if (ec) co_return fail(ec);
+    if (ec) co_return io_failure(c, a, ec);
   }
   unique_fd fd;
   if (body.type() == body_source::kind::file) {
@@ -501,7 +509,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
     }
     auto [ec, n] = co_await c.write(asio::buffer(buf, got));
     c.progress();
-    if (ec) co_return fail(ec);
+    if (ec) co_return io_failure(c, a, ec);
     left -= got;
     pos += got;
   }
@@ -515,8 +523,10 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
   ++c.uses_;
   c.watch(cfg.idle_timeout);
   if (expect) {
-    co_await write_body(c, req, cfg, a, true);  // head only: the body is not memory or file
-    if (a.ec) co_return;
+    auto [ec, n] = co_await c.write(asio::buffer(c.wbuf_));  // the head alone
+    if (n > 0) a.reached_server = true;
+    c.progress();
+    if (ec) co_return io_failure(c, a, ec);
     c.watch(cfg.continue_timeout.count() > 0 ? cfg.continue_timeout : cfg.idle_timeout);
     bool const go_on = co_await read_reply(c, req, res, cfg, a, true);
     if (a.ec) co_return;
@@ -694,6 +704,20 @@ inline void release(client& cl, client_state& st, endpoint const& ep, std::share
   pool.wake_one();
 }
 
+// Completes a failure with what is known of the operation.
+inline error finish_error(retry::operation const& op, request const& req, response& res, error e,
+                          attempt_state const* a) {
+  e.diag.attempt = op.attempt();
+  if (e.diag.operation.empty()) e.diag.operation = req.operation;
+  if (e.diag.resource.empty()) e.diag.resource = req.target;
+  if (a && !a->why.empty()) {
+    if (!e.diag.message.empty()) e.diag.message += ": ";
+    e.diag.message += a->why;
+  }
+  res.attempts = op.attempt();
+  return e;
+}
+
 }  // namespace detail
 
 FLOE_DECL client::client(executor_type ex, client_config cfg)
@@ -739,27 +763,16 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
   retry::request_traits traits = req.traits;
   traits.replayable_body = req.body.replayable();
   unsigned stale_resends = 0;
-  auto fail = [&](error e, attempt_state const* a) {
-    e.diag.attempt = op.attempt();
-    if (e.diag.operation.empty()) e.diag.operation = req.operation;
-    if (e.diag.resource.empty()) e.diag.resource = req.target;
-    if (a && !a->why.empty()) {
-      if (!e.diag.message.empty()) e.diag.message += ": ";
-      e.diag.message += a->why;
-    }
-    res.attempts = op.attempt();
-    return e;
-  };
   if (req.body.type() == body_source::kind::memory && req.body.bytes().size() != req.body.size())
-    co_return fail(error(errc::invalid_argument, "body size mismatch"), nullptr);
+    co_return detail::finish_error(op, req, res, error(errc::invalid_argument, "body size mismatch"), nullptr);
 
   for (;;) {
     if (req.sign) {
       attempt_info info{op.attempt(), cl.skew_};
-      if (auto e = req.sign(req, info); e.code) co_return fail(std::move(e), nullptr);
+      if (auto e = req.sign(req, info); e.code) co_return detail::finish_error(op, req, res, std::move(e), nullptr);
     }
     if (!req.headers.valid())
-      co_return fail(error(errc::invalid_argument, "a request header contains CR, LF or NUL"), nullptr);
+      co_return detail::finish_error(op, req, res, error(errc::invalid_argument, "a request header contains CR, LF or NUL"), nullptr);
     res.status = 0;
     res.headers.clear();
     res.body.clear();
@@ -772,12 +785,12 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
     detail::attempt_state a;
     if (!conn) {
       if (co_await cancelled() || cerr.code == asio::error::operation_aborted)
-        co_return fail(error(asio::error::operation_aborted), nullptr);
+        co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
       a.ec = cerr.code;
       a.timed_out = cerr.code == errc::timeout;
       a.reached_server = false;
       if (!cerr.diag.message.empty()) a.why = cerr.diag.message;
-      if (cerr.diag.http_status != 0) co_return fail(std::move(cerr), nullptr);  // proxy refused CONNECT
+      if (cerr.diag.http_status != 0) co_return detail::finish_error(op, req, res, std::move(cerr), nullptr);  // proxy refused CONNECT
     } else {
       if (reused) conn->rbuf_.clear();
       ++cl.stats_.attempts;
@@ -785,13 +798,13 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
       co_await run_attempt(cl, *conn, ep, req, res, a);
       bool const was_cancelled = co_await cancelled();
       release(cl, st, ep, std::move(conn), !a.ec && a.reusable && !was_cancelled);
-      if (was_cancelled) co_return fail(error(asio::error::operation_aborted), nullptr);
+      if (was_cancelled) co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
       if (a.ec == asio::error::operation_aborted && !a.timed_out)
-        co_return fail(error(asio::error::operation_aborted), nullptr);
+        co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
       // A reused connection the server had already closed: resend, outside
       // the attempt count and the quota.
       if (a.ec && reused && !a.reply_started && detail::is_stale_connection_error(a.ec) && traits.idempotent &&
-          !(a.body_consumed && !traits.replayable_body) && stale_resends < cfg.max_stale_resends) {
+          !traits.conditional_write && !(a.body_consumed && !traits.replayable_body) && stale_resends < cfg.max_stale_resends) {
         ++stale_resends;
         ++cl.stats_.stale_resends;
         continue;
@@ -805,7 +818,7 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
     o.reply_received = !a.ec;
     if (a.ec) {
       if (a.ec == errc::reply_too_large || a.ec == errc::invalid_argument)
-        co_return fail(error(a.ec), &a);  // the request or the reply is wrong; trying again changes nothing
+        co_return detail::finish_error(op, req, res, error(a.ec), &a);  // the request or the reply is wrong; trying again changes nothing
       o.kind = errors::kind::transient;
     } else {
       o.kind = req.classify ? req.classify(req, res) : default_classify(req, res);
@@ -823,7 +836,7 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
         res.retry_stop = d.reason;
         co_return error{};
       }
-      auto e = fail(error(a.ec), &a);
+      auto e = detail::finish_error(op, req, res, error(a.ec), &a);
       e.diag.attempt = this_attempt;
       if (d.reason == errc::unknown_outcome) {
         e.code = make_error_code(errc::unknown_outcome);
@@ -838,7 +851,7 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
     if (d.delay.count() > 0) {
       asio::steady_timer t(cl.get_executor(), d.delay);
       co_await t.async_wait(detail::tuple_awaitable);
-      if (co_await cancelled()) co_return fail(error(asio::error::operation_aborted), nullptr);
+      if (co_await cancelled()) co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
     }
   }
 }
@@ -852,3 +865,7 @@ FLOE_DECL boost::asio::awaitable<result<response>> detail::run_send_value(client
 }
 
 }  // namespace floe::http
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
