@@ -27,6 +27,14 @@
 //
 // Lifetimes: the client must outlive every operation it started. Arguments
 // are copied into the operation unless said otherwise.
+//
+// GCC 12: do not pass a class-type temporary (`put_params{}`,
+// `std::string("k")`, `http::body_source::memory(x)`) inside a co_await
+// expression; bind it to a named variable first. GCC 12 relocates such
+// temporaries into the coroutine frame byte by byte, which corrupts any
+// std::string inside them (clang and later GCC do not). For that reason no
+// async_* function has a class-type default argument: the overloads without
+// the params argument build the default inside the call instead.
 
 #include <floe/config.hpp>
 #include <floe/credentials/environment.hpp>
@@ -39,12 +47,16 @@
 #include <floe/sigv4/signer.hpp>
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/co_spawn.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -182,21 +194,35 @@ class client {
 
   /// HeadObject. Errors: not_found (missing key or bucket: a HEAD reply has
   /// no body to tell which), precondition_failed, denied, ...
+  /// As below, with default read_conditions.
   template <class Token = boost::asio::deferred_t>
-  auto async_head_object(std::string bucket, std::string key, read_conditions cond = {}, Token&& token = {}) {
+    requires(!std::is_convertible_v<Token, read_conditions>)
+  auto async_head_object(std::string_view bucket, std::string_view key, Token&& token = {}) {
+    return async_head_object(bucket, key, read_conditions{}, std::forward<Token>(token));
+  }
+
+  template <class Token = boost::asio::deferred_t>
+  auto async_head_object(std::string_view bucket, std::string_view key, read_conditions cond, Token&& token = {}) {
     return start<result<get_result>>(
-        [this, b = std::move(bucket), k = std::move(key), c = std::move(cond)]() mutable {
-          return do_head(std::move(b), std::move(k), std::move(c));
+        [this, b = std::string(bucket), k = std::string(key), c = std::move(cond)]() mutable {
+          return do_head(b, k, c);
         },
         std::forward<Token>(token));
   }
 
   /// GetObject into memory (bounded by http.body_limit).
+  /// As below, with default get_params.
   template <class Token = boost::asio::deferred_t>
-  auto async_get_object(std::string bucket, std::string key, get_params p = {}, Token&& token = {}) {
+    requires(!std::is_convertible_v<Token, get_params>)
+  auto async_get_object(std::string_view bucket, std::string_view key, Token&& token = {}) {
+    return async_get_object(bucket, key, get_params{}, std::forward<Token>(token));
+  }
+
+  template <class Token = boost::asio::deferred_t>
+  auto async_get_object(std::string_view bucket, std::string_view key, get_params p, Token&& token = {}) {
     return start<result<get_result>>(
-        [this, b = std::move(bucket), k = std::move(key), p = std::move(p)]() mutable {
-          return do_get(std::move(b), std::move(k), std::move(p), std::string{}, http::body_sink::write_fn{});
+        [this, b = std::string(bucket), k = std::string(key), p = std::move(p)]() mutable {
+          return do_get(b, k, p, nullptr, nullptr);
         },
         std::forward<Token>(token));
   }
@@ -205,23 +231,37 @@ class client {
   /// broken mid-body resumes with Range plus If-Match on the ETag first
   /// seen, so two versions are never spliced: if the object changed in
   /// between the download fails with errc::precondition_failed.
+  /// As below, with default get_params.
   template <class Token = boost::asio::deferred_t>
-  auto async_download(std::string bucket, std::string key, std::string path, get_params p = {}, Token&& token = {}) {
+    requires(!std::is_convertible_v<Token, get_params>)
+  auto async_download(std::string_view bucket, std::string_view key, std::string_view path, Token&& token = {}) {
+    return async_download(bucket, key, path, get_params{}, std::forward<Token>(token));
+  }
+
+  template <class Token = boost::asio::deferred_t>
+  auto async_download(std::string_view bucket, std::string_view key, std::string_view path, get_params p, Token&& token = {}) {
     return start<result<get_result>>(
-        [this, b = std::move(bucket), k = std::move(key), p = std::move(p), f = std::move(path)]() mutable {
-          return do_get(std::move(b), std::move(k), std::move(p), std::move(f), http::body_sink::write_fn{});
+        [this, b = std::string(bucket), k = std::string(key), p = std::move(p), f = std::string(path)]() mutable {
+          return do_get(b, k, p, &f, nullptr);
         },
         std::forward<Token>(token));
   }
 
   /// GetObject handing the body to `write` piece by piece (e.g. stdout).
   /// A broken transfer resumes as async_download does.
+  /// As below, with default get_params.
   template <class Token = boost::asio::deferred_t>
-  auto async_get_object_to(std::string bucket, std::string key, http::body_sink::write_fn write, get_params p = {},
+    requires(!std::is_convertible_v<Token, get_params>)
+  auto async_get_object_to(std::string_view bucket, std::string_view key, http::body_sink::write_fn write, Token&& token = {}) {
+    return async_get_object_to(bucket, key, write, get_params{}, std::forward<Token>(token));
+  }
+
+  template <class Token = boost::asio::deferred_t>
+  auto async_get_object_to(std::string_view bucket, std::string_view key, http::body_sink::write_fn write, get_params p,
                            Token&& token = {}) {
     return start<result<get_result>>(
-        [this, b = std::move(bucket), k = std::move(key), p = std::move(p), w = std::move(write)]() mutable {
-          return do_get(std::move(b), std::move(k), std::move(p), std::string{}, std::move(w));
+        [this, b = std::string(bucket), k = std::string(key), p = std::move(p), w = std::move(write)]() mutable {
+          return do_get(b, k, p, nullptr, &w);
         },
         std::forward<Token>(token));
   }
@@ -230,12 +270,19 @@ class client {
   /// include precondition_failed (If-Match / If-None-Match failed),
   /// conflict (a concurrent conditional write won: nothing written) and
   /// unknown_outcome (a conditional write whose reply was lost or a 5xx).
+  /// As below, with default put_params.
   template <class Token = boost::asio::deferred_t>
-  auto async_put_object(std::string bucket, std::string key, http::body_source body, put_params p = {},
+    requires(!std::is_convertible_v<Token, put_params>)
+  auto async_put_object(std::string_view bucket, std::string_view key, http::body_source body, Token&& token = {}) {
+    return async_put_object(bucket, key, body, put_params{}, std::forward<Token>(token));
+  }
+
+  template <class Token = boost::asio::deferred_t>
+  auto async_put_object(std::string_view bucket, std::string_view key, http::body_source body, put_params p,
                         Token&& token = {}) {
     return start<result<put_result>>(
-        [this, b = std::move(bucket), k = std::move(key), body = std::move(body), p = std::move(p)]() mutable {
-          return do_put(std::move(b), std::move(k), std::move(body), std::move(p));
+        [this, b = std::string(bucket), k = std::string(key), body = std::move(body), p = std::move(p)]() mutable {
+          return do_put(b, k, body, p);
         },
         std::forward<Token>(token));
   }
@@ -244,22 +291,36 @@ class client {
   /// multipart upload with parallel parts, aborted on failure or
   /// cancellation. A condition (If-Match / If-None-Match) on a multipart
   /// upload goes on CompleteMultipartUpload.
+  /// As below, with default put_params.
   template <class Token = boost::asio::deferred_t>
-  auto async_upload_file(std::string bucket, std::string key, std::string path, put_params p = {},
+    requires(!std::is_convertible_v<Token, put_params>)
+  auto async_upload_file(std::string_view bucket, std::string_view key, std::string_view path, Token&& token = {}) {
+    return async_upload_file(bucket, key, path, put_params{}, std::forward<Token>(token));
+  }
+
+  template <class Token = boost::asio::deferred_t>
+  auto async_upload_file(std::string_view bucket, std::string_view key, std::string_view path, put_params p,
                          Token&& token = {}) {
     return start<result<put_result>>(
-        [this, b = std::move(bucket), k = std::move(key), f = std::move(path), p = std::move(p)]() mutable {
-          return do_upload_file(std::move(b), std::move(k), std::move(f), std::move(p));
+        [this, b = std::string(bucket), k = std::string(key), f = std::string(path), p = std::move(p)]() mutable {
+          return do_upload_file(b, k, f, p);
         },
         std::forward<Token>(token));
   }
 
   /// DeleteObject (a missing key is success, as S3 answers 204).
+  /// As below, with default delete_params.
   template <class Token = boost::asio::deferred_t>
-  auto async_delete_object(std::string bucket, std::string key, delete_params p = {}, Token&& token = {}) {
+    requires(!std::is_convertible_v<Token, delete_params>)
+  auto async_delete_object(std::string_view bucket, std::string_view key, Token&& token = {}) {
+    return async_delete_object(bucket, key, delete_params{}, std::forward<Token>(token));
+  }
+
+  template <class Token = boost::asio::deferred_t>
+  auto async_delete_object(std::string_view bucket, std::string_view key, delete_params p, Token&& token = {}) {
     return start<result<void>>(
-        [this, b = std::move(bucket), k = std::move(key), p = std::move(p)]() mutable {
-          return do_delete(std::move(b), std::move(k), std::move(p));
+        [this, b = std::string(bucket), k = std::string(key), p = std::move(p)]() mutable {
+          return do_delete(b, k, p);
         },
         std::forward<Token>(token));
   }
@@ -268,38 +329,45 @@ class client {
   /// the result. A key XML cannot carry (control characters) is deleted with
   /// DeleteObject instead.
   template <class Token = boost::asio::deferred_t>
-  auto async_delete_objects(std::string bucket, std::vector<std::string> keys, Token&& token = {}) {
+  auto async_delete_objects(std::string_view bucket, std::vector<std::string> keys, Token&& token = {}) {
     return start<result<delete_objects_result>>(
-        [this, b = std::move(bucket), k = std::move(keys)]() mutable { return do_delete_objects(std::move(b), std::move(k)); },
+        [this, b = std::string(bucket), k = std::move(keys)]() mutable { return do_delete_objects(b, k); },
         std::forward<Token>(token));
   }
 
   /// ListObjectsV2, every page (encoding-type=url, keys decoded).
+  /// As below, with default list_params.
   template <class Token = boost::asio::deferred_t>
-  auto async_list_objects(std::string bucket, list_params p = {}, Token&& token = {}) {
+    requires(!std::is_convertible_v<Token, list_params>)
+  auto async_list_objects(std::string_view bucket, Token&& token = {}) {
+    return async_list_objects(bucket, list_params{}, std::forward<Token>(token));
+  }
+
+  template <class Token = boost::asio::deferred_t>
+  auto async_list_objects(std::string_view bucket, list_params p, Token&& token = {}) {
     return start<result<listing>>(
-        [this, b = std::move(bucket), p = std::move(p)]() mutable { return do_list(std::move(b), std::move(p)); },
+        [this, b = std::string(bucket), p = std::move(p)]() mutable { return do_list(b, p); },
         std::forward<Token>(token));
   }
 
   /// CopyObject (server side; at most 5 GiB). A 200 carrying <Error> is an error.
   template <class Token = boost::asio::deferred_t>
   auto async_copy_object(copy_params p, Token&& token = {}) {
-    return start<result<copy_result>>([this, p = std::move(p)]() mutable { return do_copy(std::move(p)); },
+    return start<result<copy_result>>([this, p = std::move(p)]() mutable { return do_copy(p); },
                                       std::forward<Token>(token));
   }
 
   /// CreateBucket (with a LocationConstraint outside us-east-1).
   template <class Token = boost::asio::deferred_t>
-  auto async_create_bucket(std::string bucket, Token&& token = {}) {
-    return start<result<void>>([this, b = std::move(bucket)]() mutable { return do_bucket(std::move(b), true); },
+  auto async_create_bucket(std::string_view bucket, Token&& token = {}) {
+    return start<result<void>>([this, b = std::string(bucket)]() mutable { return do_bucket(b, true); },
                                std::forward<Token>(token));
   }
 
   /// DeleteBucket (must be empty).
   template <class Token = boost::asio::deferred_t>
-  auto async_delete_bucket(std::string bucket, Token&& token = {}) {
-    return start<result<void>>([this, b = std::move(bucket)]() mutable { return do_bucket(std::move(b), false); },
+  auto async_delete_bucket(std::string_view bucket, Token&& token = {}) {
+    return start<result<void>>([this, b = std::string(bucket)]() mutable { return do_bucket(b, false); },
                                std::forward<Token>(token));
   }
 
@@ -314,11 +382,24 @@ class client {
   FLOE_DECL client(executor_type ex, client_config cfg, addressing_config addr,
                    std::shared_ptr<credentials::provider> provider);
 
+  // Runs make() (which returns the operation's awaitable) as a coroutine of
+  // its own. The function object, and so every argument it captured, lives
+  // in co_spawn's frame until the operation completes: the do_* coroutines
+  // take their arguments by reference to those captures.
   template <class Result, class Make, class Token>
   auto start(Make&& make, Token&& token) {
-    return boost::asio::async_initiate<Token, void(Result)>(
+    namespace asio = boost::asio;
+    return asio::async_initiate<Token, void(Result)>(
         [this](auto handler, auto mk) {
-          http::detail::spawn<void(Result)>(http_.get_executor(), mk(), std::move(handler));
+          auto ex = http_.get_executor();
+          auto slot = asio::get_associated_cancellation_slot(handler);
+          auto hex = asio::get_associated_executor(handler, ex);
+          asio::co_spawn(ex, std::move(mk),
+                         asio::bind_cancellation_slot(
+                             slot, asio::bind_executor(hex, [h = std::move(handler)](std::exception_ptr e, Result v) mutable {
+                               if (e) v = http::detail::error_from_exception(e);
+                               std::move(h)(std::move(v));
+                             })));
         },
         token, std::forward<Make>(make));
   }
@@ -327,23 +408,24 @@ class client {
   // stale-credentials retry and the region redirect.
   FLOE_DECL boost::asio::awaitable<error> execute(detail::op_spec& op, http::request& req, http::response& res);
 
-  FLOE_DECL boost::asio::awaitable<result<get_result>> do_head(std::string bucket, std::string key, read_conditions c);
-  FLOE_DECL boost::asio::awaitable<result<get_result>> do_get(std::string bucket, std::string key, get_params p,
-                                                              std::string path, http::body_sink::write_fn write);
-  FLOE_DECL boost::asio::awaitable<result<put_result>> do_put(std::string bucket, std::string key,
-                                                              http::body_source body, put_params p);
-  FLOE_DECL boost::asio::awaitable<result<put_result>> do_upload_file(std::string bucket, std::string key,
-                                                                      std::string path, put_params p);
-  FLOE_DECL boost::asio::awaitable<result<put_result>> do_multipart(std::string bucket, std::string key,
-                                                                    std::string path, std::uint64_t size,
-                                                                    put_params p);
-  FLOE_DECL boost::asio::awaitable<result<void>> do_delete(std::string bucket, std::string key, delete_params p);
-  FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> do_delete_objects(std::string bucket,
-                                                                                    std::vector<std::string> keys);
-  FLOE_DECL boost::asio::awaitable<result<listing>> do_list(std::string bucket, list_params p);
-  FLOE_DECL boost::asio::awaitable<result<copy_result>> do_copy(copy_params p);
-  FLOE_DECL boost::asio::awaitable<result<void>> do_bucket(std::string bucket, bool create);
-  FLOE_DECL boost::asio::awaitable<void> abort_multipart(std::string bucket, std::string key, std::string upload_id);
+  FLOE_DECL boost::asio::awaitable<result<get_result>> do_head(std::string const& bucket, std::string const& key, read_conditions const& c);
+  FLOE_DECL boost::asio::awaitable<result<get_result>> do_get(std::string const& bucket, std::string const& key,
+                                                              get_params const& p, std::string const* path,
+                                                              http::body_sink::write_fn const* write);
+  FLOE_DECL boost::asio::awaitable<result<put_result>> do_put(std::string const& bucket, std::string const& key,
+                                                              http::body_source const& body, put_params const& p);
+  FLOE_DECL boost::asio::awaitable<result<put_result>> do_upload_file(std::string const& bucket, std::string const& key,
+                                                                      std::string const& path, put_params const& p);
+  FLOE_DECL boost::asio::awaitable<result<put_result>> do_multipart(std::string const& bucket, std::string const& key,
+                                                                    std::string const& path, std::uint64_t size,
+                                                                    put_params const& p);
+  FLOE_DECL boost::asio::awaitable<result<void>> do_delete(std::string const& bucket, std::string const& key, delete_params const& p);
+  FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> do_delete_objects(std::string const& bucket,
+                                                                                    std::vector<std::string>& keys);
+  FLOE_DECL boost::asio::awaitable<result<listing>> do_list(std::string const& bucket, list_params const& p);
+  FLOE_DECL boost::asio::awaitable<result<copy_result>> do_copy(copy_params const& p);
+  FLOE_DECL boost::asio::awaitable<result<void>> do_bucket(std::string const& bucket, bool create);
+  FLOE_DECL boost::asio::awaitable<void> abort_multipart(std::string const& bucket, std::string const& key, std::string const& upload_id);
 
   std::chrono::system_clock::time_point now() const { return cfg_.clock ? cfg_.clock() : std::chrono::system_clock::now(); }
 

@@ -295,13 +295,13 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
   }
 }
 
-FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_head(std::string bucket, std::string key,
-                                                                      read_conditions c) {
+FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_head(std::string const& bucket, std::string const& key,
+                                                                      read_conditions const& c) {
   detail::op_spec op;
   op.operation = "HeadObject";
   op.method = "HEAD";
-  op.bucket = std::move(bucket);
-  op.key = std::move(key);
+  op.bucket = bucket;
+  op.key = key;
   http::request req;
   if (!c.if_match.empty()) req.headers.set("If-Match", detail::quoted_etag(c.if_match));
   if (!c.if_none_match.empty()) req.headers.set("If-None-Match", detail::quoted_etag(c.if_none_match));
@@ -315,22 +315,23 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_head(std::string
   co_return r;
 }
 
-FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string bucket, std::string key, get_params p,
-                                                                     std::string path, http::body_sink::write_fn write) {
+FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string const& bucket, std::string const& key,
+                                                                     get_params const& p, std::string const* path,
+                                                                     http::body_sink::write_fn const* write) {
   detail::op_spec op;
   op.operation = "GetObject";
   op.method = "GET";
-  op.bucket = std::move(bucket);
-  op.key = std::move(key);
+  op.bucket = bucket;
+  op.key = key;
   op.conditional_read = !p.conditions.if_match.empty() || !p.conditions.if_none_match.empty();
 
-  bool const streamed = !path.empty() || static_cast<bool>(write);
+  bool const streamed = path != nullptr || write != nullptr;
   detail::out_file file;
-  if (!path.empty()) {
-    file.fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (path != nullptr) {
+    file.fd = ::open(path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (file.fd < 0) {
       co_return detail::invalid(op.operation, op.resource(),
-                                "cannot open " + path + " for writing: " + std::strerror(errno));
+                                "cannot open " + *path + " for writing: " + std::strerror(errno));
     }
   }
 
@@ -372,7 +373,7 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
             received += static_cast<std::uint64_t>(n);
           }
         } else {
-          write(piece, ec);
+          (*write)(piece, ec);
           if (!ec) received += piece.size();
         }
       });
@@ -399,13 +400,13 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
   co_return out;
 }
 
-FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string bucket, std::string key,
-                                                                     http::body_source body, put_params p) {
+FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string const& bucket, std::string const& key,
+                                                                     http::body_source const& body, put_params const& p) {
   detail::op_spec op;
   op.operation = "PutObject";
   op.method = "PUT";
-  op.bucket = std::move(bucket);
-  op.key = std::move(key);
+  op.bucket = bucket;
+  op.key = key;
   if (body.size() > detail::max_single_put)
     co_return detail::invalid(op.operation, op.resource(), "a single PUT takes at most 5 GiB; use async_upload_file");
   if (!p.if_none_match.empty() && p.if_none_match != "*")
@@ -425,7 +426,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   if (!req.headers.valid())
     co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
   req.traits.conditional_write = op.conditional_write;
-  req.body = std::move(body);
+  req.body = body;
   http::response res;
   auto e = co_await execute(op, req, res);
   if (e.code) co_return e;
@@ -435,8 +436,8 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   co_return r;
 }
 
-FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std::string bucket, std::string key,
-                                                                             std::string path, put_params p) {
+FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std::string const& bucket, std::string const& key,
+                                                                             std::string const& path, put_params const& p) {
   struct stat st {};
   errno = 0;
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -445,27 +446,28 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std:
   }
   auto const size = static_cast<std::uint64_t>(st.st_size);
   if (size < cfg_.multipart_threshold || size < detail::min_part_size) {
-    co_return co_await do_put(std::move(bucket), std::move(key), http::body_source::file(path, 0, size), std::move(p));
+    auto body = http::body_source::file(path, 0, size);
+    co_return co_await do_put(bucket, key, body, p);
   }
-  co_return co_await do_multipart(std::move(bucket), std::move(key), std::move(path), size, std::move(p));
+  co_return co_await do_multipart(bucket, key, path, size, p);
 }
 
-FLOE_DECL boost::asio::awaitable<void> client::abort_multipart(std::string bucket, std::string key,
-                                                                std::string upload_id) {
+FLOE_DECL boost::asio::awaitable<void> client::abort_multipart(std::string const& bucket, std::string const& key,
+                                                                std::string const& upload_id) {
   detail::op_spec op;
   op.operation = "AbortMultipartUpload";
   op.method = "DELETE";
-  op.bucket = std::move(bucket);
-  op.key = std::move(key);
+  op.bucket = bucket;
+  op.key = key;
   op.query.add("uploadId", upload_id);
   http::request req;
   http::response res;
   (void)co_await execute(op, req, res);  // best effort: a lifecycle rule cleans up what this misses
 }
 
-FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::string bucket, std::string key,
-                                                                           std::string path, std::uint64_t size,
-                                                                           put_params p) {
+FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::string const& bucket, std::string const& key,
+                                                                           std::string const& path, std::uint64_t size,
+                                                                           put_params const& p) {
   namespace asio = boost::asio;
   if (!p.if_none_match.empty() && p.if_none_match != "*")
     co_return detail::invalid("CreateMultipartUpload", bucket + "/" + key,
@@ -541,7 +543,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   }
   if (thrown || failure) {
     // Runs detached so that it also happens when this operation was cancelled.
-    asio::co_spawn(ex, abort_multipart(bucket, key, upload_id), asio::detached);
+    asio::co_spawn(ex, [this, b = bucket, k = key, u = upload_id]() { return abort_multipart(b, k, u); }, asio::detached);
     if (thrown) std::rethrow_exception(thrown);
     co_return std::move(*failure);
   }
@@ -570,7 +572,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   http::response res;
   auto e = co_await execute(op, req, res);
   if (e.code) {
-    if (e.code != errc::unknown_outcome) asio::co_spawn(ex, abort_multipart(bucket, key, upload_id), asio::detached);
+    if (e.code != errc::unknown_outcome) asio::co_spawn(ex, [this, b = bucket, k = key, u = upload_id]() { return abort_multipart(b, k, u); }, asio::detached);
     co_return e;
   }
   auto done = parse_complete_multipart(res.body);
@@ -582,12 +584,13 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   co_return r;
 }
 
-FLOE_DECL boost::asio::awaitable<result<void>> client::do_delete(std::string bucket, std::string key, delete_params p) {
+FLOE_DECL boost::asio::awaitable<result<void>> client::do_delete(std::string const& bucket, std::string const& key,
+                                                                   delete_params const& p) {
   detail::op_spec op;
   op.operation = "DeleteObject";
   op.method = "DELETE";
-  op.bucket = std::move(bucket);
-  op.key = std::move(key);
+  op.bucket = bucket;
+  op.key = key;
   http::request req;
   if (!p.if_match.empty()) {
     req.headers.set("If-Match", detail::quoted_etag(p.if_match));
@@ -600,8 +603,8 @@ FLOE_DECL boost::asio::awaitable<result<void>> client::do_delete(std::string buc
   co_return result<void>{};
 }
 
-FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> client::do_delete_objects(std::string bucket,
-                                                                                          std::vector<std::string> keys) {
+FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> client::do_delete_objects(std::string const& bucket,
+                                                                                          std::vector<std::string>& keys) {
   delete_objects_result all;
   std::vector<std::string> batch;
   std::vector<std::string> singles;  // keys XML cannot carry
@@ -645,17 +648,18 @@ FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> client::do_delet
     for (auto& f : parsed->errors) all.errors.push_back(std::move(f));
   }
   for (auto& k : singles) {
-    auto r = co_await do_delete(bucket, k, {});
+    delete_params none;
+    auto r = co_await do_delete(bucket, k, none);
     if (r) all.deleted.push_back(std::move(k));
     else all.errors.push_back({std::move(k), r.error().diag.code, r.error().what()});
   }
   co_return all;
 }
 
-FLOE_DECL boost::asio::awaitable<result<listing>> client::do_list(std::string bucket, list_params p) {
+FLOE_DECL boost::asio::awaitable<result<listing>> client::do_list(std::string const& bucket, list_params const& p) {
   listing out;
   std::string token;
-  if (p.page_size == 0 || p.page_size > 1000) p.page_size = 1000;
+  unsigned const max_page = (p.page_size == 0 || p.page_size > 1000) ? 1000u : p.page_size;
   for (;;) {
     detail::op_spec op;
     op.operation = "ListObjectsV2";
@@ -663,7 +667,7 @@ FLOE_DECL boost::asio::awaitable<result<listing>> client::do_list(std::string bu
     op.bucket = bucket;
     op.query.add("list-type", "2");
     op.query.add("encoding-type", "url");
-    auto page_size = p.page_size;
+    auto page_size = max_page;
     if (p.max_keys != 0) {
       auto left = p.max_keys - out.objects.size();
       if (left < page_size) page_size = static_cast<unsigned>(left);
@@ -692,12 +696,12 @@ FLOE_DECL boost::asio::awaitable<result<listing>> client::do_list(std::string bu
   co_return out;
 }
 
-FLOE_DECL boost::asio::awaitable<result<copy_result>> client::do_copy(copy_params p) {
+FLOE_DECL boost::asio::awaitable<result<copy_result>> client::do_copy(copy_params const& p) {
   detail::op_spec op;
   op.operation = "CopyObject";
   op.method = "PUT";
-  op.bucket = std::move(p.bucket);
-  op.key = std::move(p.key);
+  op.bucket = p.bucket;
+  op.key = p.key;
   op.may_200_error = true;
   http::request req;
   std::string source = "/";
@@ -717,11 +721,11 @@ FLOE_DECL boost::asio::awaitable<result<copy_result>> client::do_copy(copy_param
   co_return std::move(*r);
 }
 
-FLOE_DECL boost::asio::awaitable<result<void>> client::do_bucket(std::string bucket, bool create) {
+FLOE_DECL boost::asio::awaitable<result<void>> client::do_bucket(std::string const& bucket, bool create) {
   detail::op_spec op;
   op.operation = create ? "CreateBucket" : "DeleteBucket";
   op.method = create ? "PUT" : "DELETE";
-  op.bucket = std::move(bucket);
+  op.bucket = bucket;
   if (create) {
     if (auto v = validate_bucket_name(op.bucket, bucket_name_rules::addressable); !v)
       co_return detail::with_context(v.error(), op);
