@@ -17,3 +17,5 @@
 #include <floe/http/impl/all.ipp>
 #include <floe/credentials/impl/all.ipp>
 #include <floe/s3/impl/all.ipp>
+#include <floe/sts/impl/all.ipp>
+#include <floe/refresh/impl/all.ipp>

@@ -1,0 +1,2 @@
+#pragma once
+// Gathers the sts implementation files for src/floe.cpp. One line per header.
