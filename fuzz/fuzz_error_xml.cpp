@@ -138,7 +138,43 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
 #include <filesystem>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
+
+// Replay also checks that an input makes nothing print to stderr (libxml2
+// writes some encoding errors there unless floe silences it). Only here:
+// under the fuzzer, a sanitizer report must reach the real stderr.
+class stderr_probe {
+ public:
+  stderr_probe() : tmp_(std::tmpfile()) {}
+  ~stderr_probe() {
+    if (tmp_ != nullptr) std::fclose(tmp_);
+  }
+  stderr_probe(stderr_probe const&) = delete;
+  stderr_probe& operator=(stderr_probe const&) = delete;
+  bool ok() const { return tmp_ != nullptr; }
+
+  // Runs f with fd 2 pointing at a scratch file; returns the bytes written there.
+  template <class F>
+  long run(F&& f) {
+    std::fflush(stderr);
+    int const fd = ::fileno(tmp_);
+    if (::ftruncate(fd, 0) != 0) return -1;
+    ::lseek(fd, 0, SEEK_SET);
+    int const saved = ::dup(2);
+    if (saved < 0) return -1;
+    ::dup2(fd, 2);
+    f();
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    return static_cast<long>(::lseek(fd, 0, SEEK_END));
+  }
+
+ private:
+  std::FILE* tmp_;
+};
 
 bool read_file(std::filesystem::path const& p, std::string& out) {
   std::FILE* f = std::fopen(p.c_str(), "rb");
@@ -170,6 +206,11 @@ int main(int argc, char** argv) {
   }
   std::size_t passed = 0;
   std::size_t failed = 0;
+  stderr_probe probe;
+  if (!probe.ok()) {
+    std::printf("FAILED: cannot create a scratch file for stderr\n");
+    return 1;
+  }
   for (auto const& p : files) {
     std::string bytes;
     if (!read_file(p, bytes)) {
@@ -179,8 +220,14 @@ int main(int argc, char** argv) {
     }
     current_input = p.c_str();
     try {
-      LLVMFuzzerTestOneInput(reinterpret_cast<std::uint8_t const*>(bytes.data()), bytes.size());
-      ++passed;
+      long const printed = probe.run(
+          [&] { LLVMFuzzerTestOneInput(reinterpret_cast<std::uint8_t const*>(bytes.data()), bytes.size()); });
+      if (printed != 0) {
+        std::printf("FAILED %s: %ld bytes printed to stderr\n", p.c_str(), printed);
+        ++failed;
+      } else {
+        ++passed;
+      }
     } catch (std::exception const& e) {
       std::printf("FAILED %s: threw %s\n", p.c_str(), e.what());
       ++failed;

@@ -2,6 +2,9 @@
 
 #include <floe/xml/document.hpp>
 
+#include <libxml/globals.h>
+#include <libxml/xmlerror.h>
+
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -33,6 +36,9 @@ std::string utf16le(std::string_view ascii) {
   }
   return out;
 }
+
+int generic_error_calls = 0;
+void count_generic_error(void*, char const*, ...) { ++generic_error_calls; }
 
 }  // namespace
 
@@ -214,7 +220,12 @@ TEST_CASE("nothing is printed to stderr, whatever the input") {
                            std::string("<a xmlns:p='x'><q:b/></a>"), std::string("<R attr=noquote/>"),
                            floe_test::our_data("xxe-file.xml"), floe_test::our_data("html-502.html"),
                            utf16le("<?xml version=\"1.0\" encoding=\"UTF-16\"?><!DOCTYPE E><E/>"),
-                           std::string("<?xml version=\"1.0\" encoding=\"bogus\"?><R/>"), nested(300)}) {
+                           std::string("<?xml version=\"1.0\" encoding=\"bogus\"?><R/>"), nested(300),
+                           // invalid UTF-16 (a lone high surrogate): libxml2 reports the
+                           // conversion failure without the parser context
+                           std::string("\xFF\xFE<\0E\0>\0\x00\xD8 \0c\0 \0<\0/\0E\0>\0", 22),
+                           std::string("<?xml version=\"1.0\" encoding=\"ISO-2022-JP\"?><E>\x1b$B\xff\xff</E>"),
+                           std::string("<?xml version=\"1.0\" encoding=\"UTF-16\"?><E/>")}) {
     (void)xml::parse(body, {.max_bytes = 1 << 20, .max_depth = 1000});
   }
   std::fflush(stderr);
@@ -223,6 +234,16 @@ TEST_CASE("nothing is printed to stderr, whatever the input") {
   long const written = std::ftell(tmp);
   std::fclose(tmp);
   CHECK(written == 0);
+}
+
+TEST_CASE("the caller's own libxml2 error handlers are left as they were") {
+  xmlGenericErrorFunc const mine = &count_generic_error;
+  xmlSetGenericErrorFunc(nullptr, mine);
+  (void)xml::parse(std::string("\xFF\xFE<\0E\0>\0\x00\xD8 \0c\0", 14));
+  bool const restored = xmlGenericError == mine;
+  CHECK(restored);
+  CHECK(generic_error_calls == 0);  // and it was not called for our parse
+  xmlSetGenericErrorFunc(nullptr, nullptr);
 }
 
 TEST_CASE("concurrent parses of different documents on several threads") {

@@ -4,6 +4,7 @@
 #include <libxml/parser.h>
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
+#include <libxml/globals.h>
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
@@ -115,6 +116,39 @@ FLOE_DECL void on_end_element(void* ctx, xmlChar const* localname, xmlChar const
 // reaches stderr. The last error stays readable in ctxt->lastError.
 FLOE_DECL void on_structured_error(void*, xmlErrorPtr) {}
 
+FLOE_DECL void on_generic_error(void*, char const*, ...) {}
+
+// Some libxml2 errors are raised without the parser context (a failed
+// character conversion: "encoding error : input conversion failed",
+// "I/O error : encoder error") and go to the generic/structured handlers,
+// which print to stderr by default. In a threaded libxml2 those handlers
+// are per thread: this swaps in no-ops for this thread for the duration of
+// one parse and puts the caller's handlers back afterwards, so neither
+// other threads nor the embedding program see a change.
+class quiet_thread_errors {
+ public:
+  quiet_thread_errors() noexcept
+      : structured_(xmlStructuredError),
+        structured_ctx_(xmlStructuredErrorContext),
+        generic_(xmlGenericError),
+        generic_ctx_(xmlGenericErrorContext) {
+    xmlSetStructuredErrorFunc(nullptr, &on_structured_error);
+    xmlSetGenericErrorFunc(nullptr, &on_generic_error);
+  }
+  ~quiet_thread_errors() {
+    xmlSetStructuredErrorFunc(structured_ctx_, structured_);
+    xmlSetGenericErrorFunc(generic_ctx_, generic_);
+  }
+  quiet_thread_errors(quiet_thread_errors const&) = delete;
+  quiet_thread_errors& operator=(quiet_thread_errors const&) = delete;
+
+ private:
+  xmlStructuredErrorFunc structured_;
+  void* structured_ctx_;
+  xmlGenericErrorFunc generic_;
+  void* generic_ctx_;
+};
+
 FLOE_DECL void init_libxml2_once() {
   static std::once_flag once;
   std::call_once(once, [] { xmlInitParser(); });
@@ -213,6 +247,7 @@ FLOE_DECL result<document> parse(std::string_view bytes, limits const& lim) {
   if (detail::has_doctype(bytes)) return error(errc::xml_doctype_refused, "XML body with a DOCTYPE refused");
 
   detail::init_libxml2_once();
+  detail::quiet_thread_errors const quiet;  // outlives the context below
   xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(bytes.data(), static_cast<int>(bytes.size()));
   if (ctxt == nullptr) return error(errc::malformed_reply, "XML parser could not start");
   struct ctxt_guard {
