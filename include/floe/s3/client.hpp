@@ -130,6 +130,10 @@ struct put_params {
   /// "*": create only, fail if the object exists. No other value is accepted
   /// (Ceph RGW overwrites on a quoted ETag there).
   std::string if_none_match;
+  /// Send if_match without quotes (Ceph RGW 16.2 answers a correctly quoted
+  /// If-Match on a write with 412). Set by the conditional layer
+  /// (s3/conditional.hpp), which learns per endpoint when it is needed.
+  bool if_match_unquoted = false;
 };
 
 struct put_result {
@@ -140,6 +144,8 @@ struct put_result {
 
 struct delete_params {
   std::string if_match;
+  /// As put_params::if_match_unquoted.
+  bool if_match_unquoted = false;
 };
 
 struct list_params {

@@ -416,7 +416,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   if (!p.content_type.empty()) req.headers.set("Content-Type", p.content_type);
   for (auto const& [n, v] : p.metadata) req.headers.add("x-amz-meta-" + n, v);
   if (!p.if_match.empty()) {
-    req.headers.set("If-Match", detail::quoted_etag(p.if_match));
+    req.headers.set("If-Match", p.if_match_unquoted ? std::string(normalize_etag(p.if_match)) : detail::quoted_etag(p.if_match));
     op.conditional_write = op.if_match = true;
   }
   if (!p.if_none_match.empty()) {
@@ -560,7 +560,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   req.headers.set("Content-Type", "application/xml");
   // A condition is never dropped: it goes on the completion.
   if (!p.if_match.empty()) {
-    req.headers.set("If-Match", detail::quoted_etag(p.if_match));
+    req.headers.set("If-Match", p.if_match_unquoted ? std::string(normalize_etag(p.if_match)) : detail::quoted_etag(p.if_match));
     op.conditional_write = op.if_match = true;
   }
   if (!p.if_none_match.empty()) {
@@ -593,7 +593,7 @@ FLOE_DECL boost::asio::awaitable<result<void>> client::do_delete(std::string con
   op.key = key;
   http::request req;
   if (!p.if_match.empty()) {
-    req.headers.set("If-Match", detail::quoted_etag(p.if_match));
+    req.headers.set("If-Match", p.if_match_unquoted ? std::string(normalize_etag(p.if_match)) : detail::quoted_etag(p.if_match));
     op.conditional_write = op.if_match = true;
     req.traits.conditional_write = true;
   }
