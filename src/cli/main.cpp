@@ -1,0 +1,89 @@
+// floe: the command line. Parses, builds an s3::client from the global
+// options, runs one verb on an io_context and exits with its code.
+
+#include "cli.hpp"
+#include "commands.hpp"
+
+#include <floe/s3/client.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#ifndef FLOE_CLI_VERSION
+#define FLOE_CLI_VERSION "unknown"
+#endif
+
+int main(int argc, char** argv) {
+  using namespace floe::cli;
+  // A closed stdout (floe cat | head) is a write error, not a signal.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::vector<std::string_view> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  auto parsed = parse_command_line(args);
+  if (!parsed) {
+    // Name the verb in the message when one was recognised.
+    std::string verb;
+    for (auto a : args)
+      if (is_verb(a)) {
+        verb = std::string(a);
+        break;
+      }
+    report_usage(verb, parsed.error().diag.message);
+    return exit_usage;
+  }
+  auto const& cl = *parsed;
+  if (cl.help) {
+    std::fputs(help_text(cl.verb).c_str(), stdout);
+    return exit_ok;
+  }
+  if (cl.version) {
+    std::fputs("floe " FLOE_CLI_VERSION "\n", stdout);
+    return exit_ok;
+  }
+
+  if (cl.g.no_verify_ssl)
+    std::fputs("floe: warning: --no-verify-ssl: TLS certificates and host names are NOT checked\n", stderr);
+
+  floe::s3::client_config cfg;
+  cfg.addressing.endpoint_url = cl.g.endpoint_url;
+  cfg.addressing.region = cl.g.region;
+  if (cl.g.path_style) cfg.addressing.style = floe::s3::addressing_style::path;
+  cfg.shared_files.profile = cl.g.profile;
+  cfg.http.tls.ca_file = cl.g.ca_bundle;
+  cfg.http.tls.verify_peer = !cl.g.no_verify_ssl;
+
+  boost::asio::io_context io;
+  auto client = floe::s3::client::create(io.get_executor(), std::move(cfg));
+  if (!client) {
+    report_error(cl.g, client.error(), "configuration", "");
+    return client.error().code == floe::errc::invalid_argument ? exit_usage : exit_error;
+  }
+
+  int rc = exit_error;
+  boost::asio::co_spawn(io, run_command(**client, cl), [&rc, &cl](std::exception_ptr e, int code) {
+    if (e) {
+      try {
+        std::rethrow_exception(e);
+      } catch (std::exception const& ex) {
+        floe::error err(floe::errc::invalid_argument, std::string("internal error: ") + ex.what());
+        report_error(cl.g, err, cl.verb, "");
+      } catch (...) {
+        floe::error err(floe::errc::invalid_argument, "internal error");
+        report_error(cl.g, err, cl.verb, "");
+      }
+      rc = exit_error;
+      return;
+    }
+    rc = code;
+  });
+  io.run();
+  std::fflush(stdout);
+  return rc;
+}
