@@ -3,3 +3,5 @@
 #include <floe/s3/impl/replies.ipp>
 #include <floe/s3/impl/addressing.ipp>
 #include <floe/s3/impl/client.ipp>
+#include <floe/s3/impl/conditional.ipp>
+#include <floe/s3/impl/update.ipp>
