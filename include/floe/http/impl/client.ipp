@@ -128,14 +128,28 @@ class connection : public std::enable_shared_from_this<connection> {
   }
 
   // --- I/O on whichever stream this is ------------------------------------
-  asio::awaitable<std::tuple<error_code, std::size_t>> read_some(asio::mutable_buffer b) {
-    if (tls_) co_return co_await tls_->async_read_some(b, tuple_awaitable);
-    co_return co_await sock_.async_read_some(b, tuple_awaitable);
+  // Initiating functions rather than coroutines: no frame per read or write.
+  template <class Token>
+  auto async_read_some(asio::mutable_buffer b, Token&& token) {
+    return asio::async_initiate<Token, void(error_code, std::size_t)>(
+        [this](auto handler, asio::mutable_buffer buf) {
+          if (tls_)
+            tls_->async_read_some(buf, std::move(handler));
+          else
+            sock_.async_read_some(buf, std::move(handler));
+        },
+        token, b);
   }
-  template <class Buffers>
-  asio::awaitable<std::tuple<error_code, std::size_t>> write(Buffers const& b) {
-    if (tls_) co_return co_await asio::async_write(*tls_, b, tuple_awaitable);
-    co_return co_await asio::async_write(sock_, b, tuple_awaitable);
+  template <class Buffers, class Token>
+  auto async_write(Buffers const& b, Token&& token) {
+    return asio::async_initiate<Token, void(error_code, std::size_t)>(
+        [this](auto handler, Buffers const& bufs) {
+          if (tls_)
+            asio::async_write(*tls_, bufs, std::move(handler));
+          else
+            asio::async_write(sock_, bufs, std::move(handler));
+        },
+        token, b);
   }
 
  private:
@@ -322,9 +336,10 @@ inline bool is_stale_connection_error(error_code const& ec) {
          ec == asio::error::connection_aborted || ec == ssl::error::stream_truncated;
 }
 
-inline asio::awaitable<bool> cancelled() {
-  auto cs = co_await asio::this_coro::cancellation_state;
-  co_return cs.cancelled() != asio::cancellation_type::none;
+// Whether the operation's cancellation slot fired; called as
+// is_cancelled(co_await this_coro::cancellation_state) (no coroutine frame).
+inline bool is_cancelled(asio::cancellation_state const& cs) noexcept {
+  return cs.cancelled() != asio::cancellation_type::none;
 }
 
 // Serialises the request head into c.wbuf_ (reused: no allocation once warm).
@@ -391,7 +406,7 @@ inline asio::awaitable<bool> read_reply(connection& c, request const& req, respo
         if (n > 0 && c.rbuf_.size() > 0) continue;
       }
       auto const want = std::max<std::size_t>(cfg.io_chunk, 4096);
-      auto [ec, n] = co_await c.read_some(c.rbuf_.prepare(want));
+      auto [ec, n] = co_await c.async_read_some(c.rbuf_.prepare(want), tuple_awaitable);
       c.rbuf_.commit(n);
       if (n > 0) {
         a.reply_started = true;
@@ -439,7 +454,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
   std::size_t const chunk = std::max<std::size_t>(cfg.io_chunk, 4096);
   if (body.type() == body_source::kind::none || body.size() == 0) {
     if (!with_head) co_return;
-    auto [ec, n] = co_await c.write(asio::buffer(c.wbuf_));
+    auto [ec, n] = co_await c.async_write(asio::buffer(c.wbuf_), tuple_awaitable);
     if (n > 0) a.reached_server = true;
     c.progress();
     if (ec) io_failure(c, a, ec);
@@ -453,7 +468,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       auto const take = std::min(chunk, data.size() - off);
       std::array<asio::const_buffer, 2> bufs{asio::buffer(head ? std::string_view(c.wbuf_) : std::string_view{}),
                                              asio::buffer(data.substr(off, take))};
-      auto [ec, n] = co_await c.write(bufs);
+      auto [ec, n] = co_await c.async_write(bufs, tuple_awaitable);
       if (n > 0) a.reached_server = true;
       c.progress();
       if (ec) co_return io_failure(c, a, ec);
@@ -463,7 +478,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
     co_return;
   }
   if (with_head) {
-    auto [ec, n] = co_await c.write(asio::buffer(c.wbuf_));
+    auto [ec, n] = co_await c.async_write(asio::buffer(c.wbuf_), tuple_awaitable);
     if (n > 0) a.reached_server = true;
     c.progress();
     if (ec) co_return io_failure(c, a, ec);
@@ -507,7 +522,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       a.why = "request body ended before its declared length";
       co_return;
     }
-    auto [ec, n] = co_await c.write(asio::buffer(buf, got));
+    auto [ec, n] = co_await c.async_write(asio::buffer(buf, got), tuple_awaitable);
     c.progress();
     if (ec) co_return io_failure(c, a, ec);
     left -= got;
@@ -523,7 +538,7 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
   ++c.uses_;
   c.watch(cfg.idle_timeout);
   if (expect) {
-    auto [ec, n] = co_await c.write(asio::buffer(c.wbuf_));  // the head alone
+    auto [ec, n] = co_await c.async_write(asio::buffer(c.wbuf_), tuple_awaitable);  // the head alone
     if (n > 0) a.reached_server = true;
     c.progress();
     if (ec) co_return io_failure(c, a, ec);
@@ -540,6 +555,11 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
     res.status = 0;
     res.headers.clear();
     co_await write_body(c, req, cfg, a, false);
+  } else if (req.body.type() == body_source::kind::none || req.body.size() == 0) {
+    auto [ec, n] = co_await c.async_write(asio::buffer(c.wbuf_), tuple_awaitable);  // no frame for write_body
+    if (n > 0) a.reached_server = true;
+    c.progress();
+    if (ec) co_return io_failure(c, a, ec);
   } else {
     co_await write_body(c, req, cfg, a, true);
   }
@@ -595,7 +615,7 @@ inline asio::awaitable<error> connect(client& cl, client_state& st, connection& 
     if (auto auth = proxy_authorization((*proxy)->userinfo); !auth.empty())
       w.append("Proxy-Authorization: ").append(auth).append("\r\n");
     w.append("\r\n");
-    auto [we, wn] = co_await c.write(asio::buffer(w));
+    auto [we, wn] = co_await c.async_write(asio::buffer(w), tuple_awaitable);
     (void)wn;
     if (we) co_return timed(we, "CONNECT through");
     request probe;
@@ -645,23 +665,36 @@ inline asio::awaitable<error> connect(client& cl, client_state& st, connection& 
   co_return error{};
 }
 
+// Closes the idle connections of `pool` past the expiry, oldest first.
+inline void expire_idle(host_pool& pool, client_config const& cfg) {
+  if (cfg.pool_idle_timeout.count() <= 0 || pool.idle.empty()) return;
+  auto const now = steady::now();
+  std::size_t expired = 0;
+  while (expired < pool.idle.size() && now - pool.idle[expired]->idle_since_ >= cfg.pool_idle_timeout) ++expired;
+  for (std::size_t i = 0; i < expired; ++i) {
+    pool.idle[i]->close();
+    --pool.total;
+  }
+  pool.idle.erase(pool.idle.begin(), pool.idle.begin() + static_cast<std::ptrdiff_t>(expired));
+}
+
+// The most recently used idle connection, if any (no coroutine frame).
+inline std::shared_ptr<connection> take_idle(client const& cl, client_state& st, endpoint const& ep) {
+  auto& pool = st.pool_for(ep);
+  expire_idle(pool, cl.config());
+  if (pool.idle.empty()) return nullptr;
+  auto c = std::move(pool.idle.back());
+  pool.idle.pop_back();
+  return c;
+}
+
 // Takes an idle connection or opens one, waiting while the pool is full.
 inline asio::awaitable<std::pair<std::shared_ptr<connection>, error>> acquire(client& cl, client_state& st,
                                                                               endpoint const& ep, bool& reused) {
   auto const& cfg = cl.config();
   auto& pool = st.pool_for(ep);
   for (;;) {
-    auto const now = steady::now();
-    // Oldest first: close those idle past the expiry.
-    std::size_t expired = 0;
-    while (expired < pool.idle.size() && cfg.pool_idle_timeout.count() > 0 &&
-           now - pool.idle[expired]->idle_since_ >= cfg.pool_idle_timeout)
-      ++expired;
-    for (std::size_t i = 0; i < expired; ++i) {
-      pool.idle[i]->close();
-      --pool.total;
-    }
-    pool.idle.erase(pool.idle.begin(), pool.idle.begin() + static_cast<std::ptrdiff_t>(expired));
+    expire_idle(pool, cfg);
     if (!pool.idle.empty()) {
       auto c = std::move(pool.idle.back());
       pool.idle.pop_back();
@@ -780,11 +813,13 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
     res.keep_alive = false;
     res.retry_stop = errc::ok;
 
-    bool reused = false;
-    auto [conn, cerr] = co_await acquire(cl, st, ep, reused);
+    bool reused = true;
+    auto conn = detail::take_idle(cl, st, ep);
+    error cerr;
+    if (!conn) std::tie(conn, cerr) = co_await acquire(cl, st, ep, reused);
     detail::attempt_state a;
     if (!conn) {
-      if (co_await cancelled() || cerr.code == asio::error::operation_aborted)
+      if (detail::is_cancelled(co_await asio::this_coro::cancellation_state) || cerr.code == asio::error::operation_aborted)
         co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
       a.ec = cerr.code;
       a.timed_out = cerr.code == errc::timeout;
@@ -796,7 +831,7 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
       ++cl.stats_.attempts;
       if (!reused) ++cl.stats_.connections_opened;
       co_await run_attempt(cl, *conn, ep, req, res, a);
-      bool const was_cancelled = co_await cancelled();
+      bool const was_cancelled = detail::is_cancelled(co_await asio::this_coro::cancellation_state);
       release(cl, st, ep, std::move(conn), !a.ec && a.reusable && !was_cancelled);
       if (was_cancelled) co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
       if (a.ec == asio::error::operation_aborted && !a.timed_out)
@@ -851,7 +886,7 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
     if (d.delay.count() > 0) {
       asio::steady_timer t(cl.get_executor(), d.delay);
       co_await t.async_wait(detail::tuple_awaitable);
-      if (co_await cancelled()) co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
+      if (detail::is_cancelled(co_await asio::this_coro::cancellation_state)) co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
     }
   }
 }
