@@ -6,6 +6,7 @@
 #include "commands.hpp"
 
 #include <floe/s3/addressing.hpp>
+#include <floe/s3/conditional.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -24,6 +25,7 @@
 #include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <variant>
 
 namespace floe::cli {
 
@@ -230,6 +232,34 @@ std::string put_json(std::string_view uri, s3::put_result const& r) {
   return s;
 }
 
+// A conditional write's outcome as the CLI reports it: written is success;
+// precondition_failed and conflict exit 3; unknown_outcome exits 1 and says
+// the reply was ambiguous.
+result<s3::written> written_or_error(s3::write_outcome const& o, std::string_view operation,
+                                     std::string const& resource) {
+  auto err = [&](errc code, unsigned status, std::string const& scode, std::string const& message) {
+    error e(code);
+    e.diag.operation = std::string(operation);
+    e.diag.resource = resource;
+    e.diag.http_status = status;
+    e.diag.code = scode;
+    e.diag.message = message;
+    return e;
+  };
+  if (auto const* w = std::get_if<s3::written>(&o)) return *w;
+  if (auto const* pf = std::get_if<s3::precondition_failed>(&o)) {
+    return err(errc::precondition_failed, pf->status, pf->code,
+               pf->message.empty() ? std::string("the condition did not hold") : pf->message);
+  }
+  if (auto const* c = std::get_if<s3::conflict>(&o)) {
+    return err(errc::conflict, c->status, c->code,
+               (c->message.empty() ? std::string("a concurrent write won") : c->message) + "; nothing was written");
+  }
+  auto const& u = std::get<s3::unknown_outcome>(o);
+  return err(errc::unknown_outcome, u.status, u.code,
+             "the reply was ambiguous" + (u.message.empty() ? std::string() : ": " + u.message));
+}
+
 // ---- transfers of one object ---------------------------------------------
 
 // Local file (or "-": stdin) to S3. `quiet`: no progress (recursive copies).
@@ -291,7 +321,37 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
 
   op_trace trace(x, path.empty() ? "PutObject" : "PutObject/Upload", "PUT", bucket, std::string_view(key));
   result<s3::put_result> r;
-  if (path.empty()) {
+  bool const conditional = !params.if_match.empty() || !params.if_none_match.empty();
+  std::uint64_t file_size = 0;
+  if (!path.empty()) {
+    struct ::stat cst {};
+    if (::stat(path.c_str(), &cst) == 0) file_size = static_cast<std::uint64_t>(cst.st_size);
+  }
+  if (conditional && (path.empty() || file_size < x.c.config().multipart_threshold)) {
+    // One PUT through the conditional layer (typed outcomes, the Ceph
+    // quoted-ETag fallback). Larger files go up in parts below, the
+    // condition on CompleteMultipartUpload.
+    auto body = path.empty() ? http::body_source::memory(memory) : http::body_source::file(path, 0, file_size);
+    progress bar("upload " + std::string(base_name(local == "-" ? std::string_view("stdin") : std::string_view(local))),
+                 path.empty() ? 0 : file_size, !quiet && !x.cl.no_progress && !path.empty());
+    auto tick = start_ticker(ex, bar);
+    auto o = co_await s3::async_put_conditional(x.c, bucket, key, body, params);
+    stop_ticker(*tick);
+    if (o) {
+      auto w = written_or_error(*o, "PutObject", resource);
+      if (w) {
+        s3::put_result pr;
+        pr.etag = w->etag;
+        pr.version_id = w->version_id;
+        r = std::move(pr);
+      } else {
+        r = w.error();
+      }
+    } else {
+      r = o.error();
+    }
+    bar.finish(r.has_value());
+  } else if (path.empty()) {
     auto body = http::body_source::memory(memory);
     r = co_await x.c.async_put_object(bucket, key, body, params);
   } else {
@@ -466,7 +526,8 @@ std::string dir_prefix(std::string key) {
 awaitable<int> cmd_ls(context& x) {
   auto u = parse_s3_uri(x.cl.args[0]);
   if (!u) co_return usage_error(x, u.error().diag.message);
-  auto r = co_await list_all(x, u->bucket, u->key, x.cl.recursive ? std::string() : std::string("/"));
+  std::string const delimiter = x.cl.recursive ? "" : "/";
+  auto r = co_await list_all(x, u->bucket, u->key, delimiter);
   if (!r) co_return fail(x, r.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
   std::string out;
   if (x.g.json) {
@@ -498,7 +559,7 @@ awaitable<int> cmd_ls(context& x) {
     }
     out += "]}\n";
   } else {
-    for (auto const& p : r->common_prefixes) out += std::string(24, ' ') + "         PRE " + printable(p) + "\n";
+    for (auto const& p : r->common_prefixes) out += std::string(34, ' ') + "PRE " + printable(p) + "\n";
     for (auto const& o : r->objects) {
       char size[32];
       std::snprintf(size, sizeof size, "%12llu", static_cast<unsigned long long>(o.size));
@@ -567,7 +628,8 @@ awaitable<int> cmd_cp(context& x) {
     } else if (dst == "-") {
       co_return usage_error(x, "--recursive cannot write to stdout");
     }
-    auto listed = co_await list_all(x, sbucket, prefix, std::string());
+    std::string const no_delimiter;
+    auto listed = co_await list_all(x, sbucket, prefix, no_delimiter);
     if (!listed) co_return fail(x, listed.error(), "ListObjectsV2", resource_of(sbucket, prefix));
     int rc = exit_ok;
     for (auto const& o : listed->objects) {
@@ -650,10 +712,20 @@ awaitable<int> cmd_rm(context& x) {
   if (!u) co_return usage_error(x, u.error().diag.message);
   if (!x.cl.recursive) {
     if (u->key.empty()) co_return usage_error(x, "the URI names no object (use --recursive for a prefix)");
-    s3::delete_params p;
-    p.if_match = x.cl.if_match;
     op_trace trace(x, "DeleteObject", "DELETE", u->bucket, std::string_view(u->key));
-    auto r = co_await x.c.async_delete_object(u->bucket, u->key, p);
+    result<void> r;
+    if (x.cl.if_match.empty()) {
+      r = co_await x.c.async_delete_object(u->bucket, u->key);
+    } else {
+      std::string const etag = x.cl.if_match;
+      auto o = co_await s3::async_delete_if_match(x.c, u->bucket, u->key, etag);
+      if (!o) {
+        r = o.error();
+      } else {
+        auto w = written_or_error(*o, "DeleteObject", resource_of(u->bucket, u->key));
+        if (!w) r = w.error();
+      }
+    }
     trace.done(r);
     if (!r) co_return fail(x, r.error(), "DeleteObject", resource_of(u->bucket, u->key));
     if (x.g.json) {
@@ -668,7 +740,8 @@ awaitable<int> cmd_rm(context& x) {
   }
   if (!x.cl.if_match.empty()) co_return usage_error(x, "--if-match applies to one object, not --recursive");
   std::string const prefix = dir_prefix(u->key);
-  auto listed = co_await list_all(x, u->bucket, prefix, std::string());
+  std::string const no_delimiter;
+  auto listed = co_await list_all(x, u->bucket, prefix, no_delimiter);
   if (!listed) co_return fail(x, listed.error(), "ListObjectsV2", resource_of(u->bucket, prefix));
   std::vector<std::string> keys;
   keys.reserve(listed->objects.size());
