@@ -9,6 +9,11 @@ it runs the fault-injecting test proxy (tests/support/proxy, README.md there):
 a plain listener, a TLS listener with a throw-away CA, its control port, and a
 forward proxy for CONNECT tests. Each server's pid goes into STATE_DIR so
 `stop` ends exactly what `start` began.
+
+A real Ceph RGW 16.2.15 runs too (tests/support/rgw.py: shared/ceph/start-rgw.sh
+on free loopback ports, its cluster under STATE_DIR/ceph), with a second
+instance of the test proxy in front of it. If it cannot start, `start` fails:
+the S3 suite must never silently skip the real store.
 """
 import json
 import os
@@ -90,6 +95,26 @@ def start_proxies(state, moto_url):
     print(f"export FLOE_TEST_FORWARD_PROXY_CONTROL=http://127.0.0.1:{finfo['control_port']}")
 
 
+def start_rgw(state):
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import rgw
+    info = rgw.start(os.path.join(state, "ceph"), log_dir=state)
+    ready = os.path.join(state, "rgw-proxy.ready")
+    if os.path.exists(ready):
+        os.unlink(ready)
+    proc = spawn(state, "rgw-proxy", [sys.executable, os.path.join(here, "proxy"),
+                                      "--upstream", info["endpoint"],
+                                      "--log", os.path.join(state, "rgw-proxy.log"),
+                                      "--ready-file", ready])
+    pinfo = wait_ready(ready, proc, "the test proxy in front of RGW")
+    print(f"export FLOE_TEST_RGW_ENDPOINT={info['endpoint']}")
+    print(f"export FLOE_TEST_RGW_PROXY_ENDPOINT=http://127.0.0.1:{pinfo['port']}")
+    print(f"export FLOE_TEST_RGW_PROXY_CONTROL=http://127.0.0.1:{pinfo['control_port']}")
+    print(f"export FLOE_TEST_RGW_ACCESS_KEY={info['access_key']}")
+    print(f"export FLOE_TEST_RGW_SECRET_KEY={info['secret_key']}")
+
+
 def start(state):
     os.makedirs(state, exist_ok=True)
     try:
@@ -106,11 +131,16 @@ def start(state):
     wait_http(url + "/moto-api/", proc, "moto")
     print(f"export FLOE_TEST_MOTO_ENDPOINT={url}")
     start_proxies(state, url)
+    start_rgw(state)
 
 
 def stop(state):
     if not os.path.isdir(state):
         return
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import rgw
+    rgw.stop(os.path.join(state, "ceph"))
     for f in os.listdir(state):
         if f.endswith(".pid"):
             path = os.path.join(state, f)

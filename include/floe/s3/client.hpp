@@ -82,6 +82,10 @@ struct client_config {
   std::uint64_t part_size = 16ull << 20;
   /// Parts in flight at once.
   unsigned multipart_concurrency = 4;
+  /// async_copy_object copies sources larger than this (at most 5 GiB) in
+  /// parts with UploadPartCopy, of copy_part_size each (5 MiB .. 5 GiB).
+  std::uint64_t multipart_copy_threshold = 5ull << 30;
+  std::uint64_t copy_part_size = 512ull << 20;
   /// Broken downloads (connection lost mid-body) resumed with Range plus
   /// If-Match before giving up.
   unsigned max_resumes = 5;
@@ -170,6 +174,9 @@ struct copy_params {
   /// Copy-source conditions (x-amz-copy-source-if-match / -if-none-match).
   std::string source_if_match;
   std::string source_if_none_match;
+  /// The source's size when the caller knows it (e.g. from a listing);
+  /// otherwise a HeadObject of the source finds it.
+  std::optional<std::uint64_t> source_size;
 };
 
 namespace detail {
@@ -356,7 +363,14 @@ class client {
         std::forward<Token>(token));
   }
 
-  /// CopyObject (server side; at most 5 GiB). A 200 carrying <Error> is an error.
+  /// CopyObject, server side. The source's size (copy_params::source_size,
+  /// else a HeadObject of it) decides: up to multipart_copy_threshold one
+  /// CopyObject; above it a multipart upload whose parts are UploadPartCopy
+  /// ranges, each pinned to the source's ETag with
+  /// x-amz-copy-source-if-match (so a source replaced meanwhile fails with
+  /// precondition_failed instead of mixing versions), content type and user
+  /// metadata carried over, aborted on failure or cancellation. A 200
+  /// carrying <Error> (CopyObject, UploadPartCopy, Complete) is an error.
   template <class Token = boost::asio::deferred_t>
   auto async_copy_object(copy_params p, Token&& token = {}) {
     return start<result<copy_result>>([this, p = std::move(p)]() mutable { return do_copy(p); },
@@ -422,9 +436,12 @@ class client {
                                                               http::body_source const& body, put_params const& p);
   FLOE_DECL boost::asio::awaitable<result<put_result>> do_upload_file(std::string const& bucket, std::string const& key,
                                                                       std::string const& path, put_params const& p);
+  // A multipart upload of `size` bytes: from the file at `path`, or, when
+  // `copy` is given, by UploadPartCopy from its source (ETag `copy_etag`).
   FLOE_DECL boost::asio::awaitable<result<put_result>> do_multipart(std::string const& bucket, std::string const& key,
                                                                     std::string const& path, std::uint64_t size,
-                                                                    put_params const& p);
+                                                                    put_params const& p, copy_params const* copy = nullptr,
+                                                                    std::string const* copy_etag = nullptr);
   FLOE_DECL boost::asio::awaitable<result<void>> do_delete(std::string const& bucket, std::string const& key, delete_params const& p);
   FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> do_delete_objects(std::string const& bucket,
                                                                                     std::vector<std::string>& keys);

@@ -79,11 +79,20 @@ struct completed_part {
 FLOE_DECL std::string build_complete_multipart_body(std::span<completed_part const> parts);
 
 struct complete_result {
-  std::string etag;  // normalised
+  std::string etag;  // normalised; empty when the store sent none (Ceph 16.2 sends <ETag></ETag>)
   std::string location;
 };
-/// Parses a CompleteMultipartUploadResult.
+/// Parses a CompleteMultipartUploadResult (moto 5's
+/// CompleteMultipartUploadResponse too). An empty or missing ETag is not an
+/// error here: see multipart_etag.
 FLOE_DECL result<complete_result> parse_complete_multipart(std::string_view body);
+
+/// The ETag S3 and Ceph give an object assembled from `parts`: the hex MD5 of
+/// the concatenated binary MD5s of the parts, "-", the part count. Only
+/// defined when every part's ETag is a plain 32-hex-digit MD5 (quoted or
+/// not); empty otherwise (e.g. SSE-KMS parts, whose ETags are not MD5s).
+/// Parts in number order.
+FLOE_DECL std::string multipart_etag(std::span<completed_part const> parts);
 
 struct copy_result {
   std::string etag;  // normalised

@@ -3,7 +3,10 @@
 #include <floe/xml/document.hpp>
 #include <floe/xml/error_body.hpp>
 
+#include <openssl/evp.h>
+
 #include <charconv>
+#include <string>
 
 namespace floe::s3 {
 
@@ -184,13 +187,50 @@ FLOE_DECL std::string build_complete_multipart_body(std::span<completed_part con
 }
 
 FLOE_DECL result<complete_result> parse_complete_multipart(std::string_view body) {
-  auto doc = detail::parse_result_doc(body, "CompleteMultipartUploadResult", detail::small_reply_limit);
+  auto doc = xml::parse(body, {.max_bytes = detail::small_reply_limit, .max_depth = 16});
   if (!doc) return doc.error();
+  // moto 5 names the root CompleteMultipartUploadResponse; AWS and Ceph
+  // CompleteMultipartUploadResult. An <Error> is never a result.
+  auto const root_name = doc->root().name();
+  if (root_name != "CompleteMultipartUploadResult" && root_name != "CompleteMultipartUploadResponse") {
+    std::string m = "expected <CompleteMultipartUploadResult>, got <";
+    m += root_name;
+    m += ">";
+    return detail::malformed(m);
+  }
   complete_result r;
   r.etag = std::string(normalize_etag(doc->root().child_text("ETag")));
   r.location = doc->root().child_text("Location");
-  if (r.etag.empty()) return detail::malformed("CompleteMultipartUpload reply without an ETag");
   return r;
+}
+
+FLOE_DECL std::string multipart_etag(std::span<completed_part const> parts) {
+  if (parts.empty()) return {};
+  std::string digests;
+  digests.reserve(parts.size() * 16);
+  for (auto const& p : parts) {
+    auto e = normalize_etag(p.etag);
+    if (e.size() != 32) return {};
+    for (std::size_t i = 0; i < 32; i += 2) {
+      int const hi = detail::hex_value(e[i]);
+      int const lo = detail::hex_value(e[i + 1]);
+      if (hi < 0 || lo < 0) return {};
+      digests += static_cast<char>((hi << 4) | lo);
+    }
+  }
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(digests.data(), digests.size(), md, &len, EVP_md5(), nullptr) != 1) return {};
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * len + 8);
+  for (unsigned i = 0; i < len; ++i) {
+    out += hex[md[i] >> 4];
+    out += hex[md[i] & 0xf];
+  }
+  out += '-';
+  out += std::to_string(parts.size());
+  return out;
 }
 
 FLOE_DECL result<copy_result> parse_copy_result(std::string_view body) {

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""A real Ceph RGW (16.2.15, Debian 12's) for the integration tests.
+
+  rgw.py start CEPH_DIR   -> prints RGW_ENDPOINT=..., RGW_ACCESS_KEY=..., RGW_SECRET_KEY=...
+  rgw.py stop CEPH_DIR
+
+Runs the project's shared/ceph/start-rgw.sh (found beside the repository as
+../shared/ceph, or in $FLOE_SHARED_DIR/ceph) with CEPH_LAB_DIR=CEPH_DIR and free
+loopback ports for radosgw and both monitor ports, so that it never touches a
+cluster someone else started (another engineer's, or one on the default ports).
+The first run installs the Debian packages it needs (about 67 MB). Any failure
+raises SystemExit with the reason and the end of the start-up log: a test run
+must not go on without the real store.
+"""
+import os
+import socket
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def shared_dir():
+    env = os.environ.get("FLOE_SHARED_DIR")
+    if env:
+        return env
+    return os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
+
+
+def _script(name):
+    path = os.path.join(shared_dir(), "ceph", name)
+    if not os.path.isfile(path):
+        raise SystemExit(f"servers: {path} is missing: the Ceph RGW launcher lives in the project's "
+                         f"shared/ceph directory beside the repository (or set FLOE_SHARED_DIR)")
+    return path
+
+
+def _tail(path, lines=25):
+    try:
+        with open(path, errors="replace") as fh:
+            return "".join(fh.readlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+def start(ceph_dir, log_dir=None, attempts=2):
+    """Starts a fresh cluster under ceph_dir; returns endpoint, access_key, secret_key, conf."""
+    script = _script("start-rgw.sh")
+    log_dir = log_dir or os.path.dirname(os.path.abspath(ceph_dir))
+    os.makedirs(log_dir, exist_ok=True)
+    out_path = os.path.join(log_dir, "rgw-start.out")
+    err_path = os.path.join(log_dir, "rgw-start.log")
+    last = ""
+    for attempt in range(1, attempts + 1):
+        port, mon, mon_v1 = _free_port(), _free_port(), _free_port()
+        env = dict(os.environ)
+        env.update(CEPH_LAB_DIR=os.path.abspath(ceph_dir), MON_PORT=str(mon), MON_V1_PORT=str(mon_v1),
+                   CEPH_FRESH="1")
+        # stdout to a file, not a pipe: the daemons must not hold our pipe open.
+        with open(out_path, "wb") as out, open(err_path, "ab") as err:
+            try:
+                rc = subprocess.run(["bash", script, str(port)], stdin=subprocess.DEVNULL, stdout=out,
+                                    stderr=err, env=env, timeout=900).returncode
+            except subprocess.TimeoutExpired:
+                rc = "timeout"
+        values = {}
+        with open(out_path, errors="replace") as fh:
+            for line in fh:
+                name, sep, value = line.strip().partition("=")
+                if sep:
+                    values[name] = value
+        if rc == 0 and values.get("RGW_ENDPOINT") and values.get("RGW_ACCESS_KEY") and values.get("RGW_SECRET_KEY"):
+            return {"endpoint": values["RGW_ENDPOINT"], "access_key": values["RGW_ACCESS_KEY"],
+                    "secret_key": values["RGW_SECRET_KEY"], "conf": values.get("CEPH_CONF", "")}
+        last = f"start-rgw.sh exited with {rc} (attempt {attempt})"
+        stop(ceph_dir)  # whatever half-started, before trying again on other ports
+    raise SystemExit(f"servers: Ceph RGW did not start: {last}.\n"
+                     f"It needs the Debian packages ceph-mon ceph-osd radosgw ceph-common (start-rgw.sh "
+                     f"installs them with apt-get as root). End of {err_path}:\n{_tail(err_path)}")
+
+
+def _own_daemons(ceph_dir):
+    """(pid, name) of the daemons whose pid files are in ceph_dir/run and still ours."""
+    want = {"mon": "ceph-mon", "osd": "ceph-osd", "client": "radosgw"}
+    run = os.path.join(ceph_dir, "run")
+    found = []
+    if not os.path.isdir(run):
+        return found
+    for f in os.listdir(run):
+        if not f.endswith(".pid"):
+            continue
+        try:
+            pid = int(open(os.path.join(run, f)).read().strip())
+            comm = open(f"/proc/{pid}/comm").read().strip()
+        except (OSError, ValueError):
+            continue
+        if comm == want.get(f.split(".")[0]):
+            found.append((pid, f[:-4]))
+    return found
+
+
+def stop(ceph_dir):
+    """Stops the cluster in ceph_dir (only the daemons its pid files name) and removes the dir."""
+    if not os.path.isdir(ceph_dir):
+        return
+    env = dict(os.environ)
+    env["CEPH_LAB_DIR"] = os.path.abspath(ceph_dir)
+    script = os.path.join(shared_dir(), "ceph", "stop-rgw.sh")
+    if os.path.isfile(script):
+        subprocess.run(["bash", script, "--wipe"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env=env, timeout=120)
+    for pid, _name in _own_daemons(ceph_dir):  # the script was missing or left one behind
+        try:
+            os.kill(pid, 9)
+        except ProcessLookupError:
+            pass
+    if os.path.isdir(ceph_dir):
+        subprocess.run(["rm", "-rf", ceph_dir], check=False)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("start", "stop"):
+        sys.exit("usage: rgw.py start|stop CEPH_DIR")
+    if sys.argv[1] == "start":
+        i = start(sys.argv[2])
+        print(f"RGW_ENDPOINT={i['endpoint']}\nRGW_ACCESS_KEY={i['access_key']}\nRGW_SECRET_KEY={i['secret_key']}")
+    else:
+        stop(sys.argv[2])
