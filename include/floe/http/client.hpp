@@ -100,7 +100,7 @@ class client {
   /// TLS or proxy error, or asio::error::operation_aborted when cancelled.
   /// `diag.attempt` says which attempt failed.
   ///
-  /// Cancellation: terminal (total and partial too) cancellation aborts the
+  /// Cancellation: terminal cancellation (the only type let through) aborts the
   /// attempt in flight or the back-off sleep; the connection in use is
   /// closed. A whole-operation deadline is a timer emitting on the slot.
   ///

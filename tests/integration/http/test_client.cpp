@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <fstream>
 #include <future>
 #include <sstream>
@@ -572,4 +573,40 @@ TEST_CASE("many requests in flight share the pool up to its cap") {
   }
   CHECK(c.stats().connections_opened <= 4);
   CHECK(srv.control.stat("connections") <= 4);
+}
+
+TEST_CASE("a clock-skew rejection corrects the offset from Date and is retried at once, signed again") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "skew-bucket", "k", "on time");
+  // The server's clock is an hour ahead of ours.
+  auto const ahead = std::chrono::system_clock::now() + 1h;
+  auto const t = std::chrono::system_clock::to_time_t(ahead);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char date[64];
+  std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  int const rule = srv.control.add_rule(
+      std::string(R"({"match":{"method":"GET","path":"^/skew-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"reply","when":"before","status":403,"headers":{"Date":")") +
+      date + R"("},"body":"<Error><Code>RequestTimeTooSkewed</Code></Error>"}})");
+  std::vector<std::chrono::seconds> skews;
+  auto req = make("GET", "/skew-bucket/k");
+  req.sign = [&skews](request&, floe::http::attempt_info const& info) {
+    skews.push_back(info.clock_skew);
+    return floe::error{};
+  };
+  response res;
+  auto e = send(io, c, ep, req, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.attempts == 2);
+  REQUIRE(skews.size() == 2);
+  CHECK(skews[0] == 0s);
+  CHECK(skews[1] > 3590s);
+  CHECK(skews[1] < 3610s);
+  CHECK(c.clock_skew() == skews[1]);
+  CHECK(srv.control.rule_counter(rule, "fired") == 1);
 }
