@@ -8,6 +8,7 @@
 #include "proxy_control.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +43,7 @@ class child_process {
     pid_ = ::fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // never outlive a test killed by a timeout
       ::dup2(fds[1], 1);
       ::close(fds[0]);
       ::close(fds[1]);
