@@ -767,4 +767,55 @@ TEST_CASE("a region redirect (301 with x-amz-bucket-region) is followed once and
   CHECK(ctl.rule_counter(redirect, "fired") == 1);
   CHECK(ctl.rule_counter(signed_there, "fired") == 2);  // straight to the remembered region
   c->bucket_regions().forget(b.name);  // the guard deletes the bucket in its own region
+
+  // A HEAD has no body: S3 says "wrong region" with a bare 400 and the header.
+  bucket_guard b2(io, *c, "redirect400");
+  REQUIRE_OK(put(io, *c, b2.name, "k", "v"));
+  int const bare400 = ctl.add_rule(R"({"match": {"method": "HEAD", "path": "^/)" + b2.name +
+                                   R"(/"}, "trigger": {"nth": [1]}, "action": {"type": "reply", "status": 400, "headers": {"x-amz-bucket-region": "ap-south-1"}}})");
+  auto hf = c->async_head_object(b2.name, "k", asio::use_future);
+  auto h = finish(io, hf);
+  REQUIRE_OK(h);
+  CHECK(h->info.size == 1);
+  CHECK(ctl.rule_counter(bare400, "fired") == 1);
+  CHECK(ctl.rule_counter(bare400, "matched") == 2);
+  auto r2 = c->bucket_regions().lookup(b2.name);
+  REQUIRE(r2.has_value());
+  CHECK(*r2 == "ap-south-1");
+  c->bucket_regions().forget(b2.name);
+}
+
+TEST_CASE("a multipart upload whose part fails is aborted on the store") {
+  proxy_scope px;
+  asio::io_context io;
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.multipart_threshold = 5u << 20;
+  cfg.part_size = 5u << 20;
+  cfg.multipart_concurrency = 1;
+  cfg.http.retry.max_attempts = 1;
+  auto c = make_client(io, cfg);
+  bucket_guard b(io, *c, "abort");
+  temp_dir dir;
+  auto const src = dir.file("src");
+  write_pattern_file(src, 11u << 20, 5);
+  auto& ctl = s3_target::get().control;
+  int const fail = ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + b.name +
+                                R"(/obj$", "query": "partNumber=2&"}, "action": {"type": "reply", "status": 403, "headers": {"Content-Type": "application/xml"}, "body": "<Error><Code>AccessDenied</Code><Message>denied by the test</Message><RequestId>R</RequestId></Error>"}})");
+  int const aborts = ctl.add_rule(R"({"match": {"method": "DELETE", "path": "^/)" + b.name +
+                                  R"(/obj$", "query": "uploadId="}, "action": {"type": "delay", "ms": 0}})");
+  auto uf = c->async_upload_file(b.name, "obj", src, asio::use_future);
+  auto u = finish(io, uf, 120s);
+  REQUIRE(!u.has_value());
+  CHECK(u.error().code == errc::denied);
+  CHECK(u.error().diag.operation == "UploadPart");
+  CHECK(ctl.rule_counter(fail, "fired") == 1);
+  // The abort runs detached (it must also run after a cancellation): give it
+  // the io_context until the proxy has seen it, bounded.
+  auto const deadline = std::chrono::steady_clock::now() + 30s;
+  while (ctl.rule_counter(aborts, "fired") == 0 && std::chrono::steady_clock::now() < deadline) io.run_one_for(20ms);
+  CHECK(ctl.rule_counter(aborts, "fired") == 1);
+  auto hf = c->async_head_object(b.name, "obj", asio::use_future);
+  auto h = finish(io, hf);
+  REQUIRE(!h.has_value());
+  CHECK(h.error().code == errc::not_found);
 }
