@@ -1,0 +1,190 @@
+"""The Markdown report of one bench/run: a table per scenario with absolute
+figures and same-run ratios, then issue 9's targets checked against them.
+
+  python3 bench/scenarios/report.py build-bench/results.json   (re-print a saved run)
+"""
+import json
+import math
+import sys
+
+FLOE_LIB = "floe (s3::client)"
+
+
+def _num(v, digits=0):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if digits == 0:
+        return f"{v:,.0f}"
+    return f"{v:,.{digits}f}"
+
+
+def _ratio(a, b):
+    if not a or not b:
+        return "–"
+    return f"{a / b:.2f}"
+
+
+def _err(tool, fig):
+    return f"| {tool} | failed: {fig['error']} |"
+
+
+def _small(name, rows):
+    ref_tool = "wrk -c1" if "sequential" in name else "wrk -c16"
+    ref = rows.get(ref_tool, {}).get("rps")
+    floe = rows.get(FLOE_LIB, {}).get("rps")
+    out = [f"### {name}", "",
+           f"| tool | req/s | ÷ {ref_tool} | floe ÷ tool | CPU µs/req | peak RSS MiB | allocs/req |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+    for tool, f in rows.items():
+        if "error" in f:
+            out.append(_err(tool, f))
+            continue
+        out.append(f"| {tool} | {_num(f['rps'])} | {_ratio(f['rps'], ref)} | "
+                   f"{_ratio(floe, f['rps']) if not tool.startswith('wrk') else '–'} | "
+                   f"{_num(f.get('cpu_us_per_req'), 1)} | {_num(f.get('peak_rss_mib'), 1)} | "
+                   f"{_num(f.get('allocs_per_req'), 1)} |")
+    return out
+
+
+def _big(name, rows):
+    ref = rows.get("wrk -c1", {}).get("mb_per_s")
+    floe = next((f.get("mb_per_s") for t, f in rows.items() if t.startswith("floe")), None)
+    out = [f"### {name}", "", "| tool | MB/s | ÷ wrk -c1 | floe ÷ tool | CPU s | peak RSS MiB |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for tool, f in rows.items():
+        if "error" in f:
+            out.append(_err(tool, f))
+            continue
+        out.append(f"| {tool} | {_num(f['mb_per_s'])} | {_ratio(f['mb_per_s'], ref)} | "
+                   f"{_ratio(floe, f['mb_per_s']) if not tool.startswith('wrk') else '–'} | "
+                   f"{_num(f.get('cpu_s'), 2)} | {_num(f.get('peak_rss_mib'), 1)} |")
+    return out
+
+
+def _sign(name, rows):
+    floe = rows.get("floe", {}).get("us_per_sig")
+    out = [f"### SigV4 signing, S3 GET, warm key cache", "", "| signer | µs/signature | tool ÷ floe | allocs/signature |",
+           "|---|---:|---:|---:|"]
+    for tool, f in rows.items():
+        if "error" in f:
+            out.append(_err(tool, f))
+            continue
+        out.append(f"| {tool} | {_num(f['us_per_sig'], 2)} | {_ratio(f['us_per_sig'], floe)} | "
+                   f"{_num(f.get('allocs_per_sig'), 1)} |")
+    return out
+
+
+def _first(name, rows):
+    floe = rows.get("floe cat", {}).get("ms")
+    out = [f"### Process start to first byte, GET 1 KiB (median)", "", "| tool | ms | tool ÷ floe | peak RSS MiB |",
+           "|---|---:|---:|---:|"]
+    for tool, f in rows.items():
+        if "error" in f:
+            out.append(_err(tool, f))
+            continue
+        out.append(f"| {tool} | {_num(f['ms'], 1)} | {_ratio(f['ms'], floe)} | {_num(f.get('peak_rss_mib'), 1)} |")
+    return out
+
+
+def _get(r, sc, tool, key):
+    return r["scenarios"].get(sc, {}).get(tool, {}).get(key)
+
+
+def targets(r):
+    """Issue 9's targets, each with the same-run figure and the verdict."""
+    s = r["scenarios"]
+    big_get = next((k for k in s if k.startswith("GET") and k.endswith("/dev/null")), None)
+    big_put = next((k for k in s if k.startswith("PUT") and "multipart" in k), None)
+    rows = []
+
+    def check(what, value, ok, shown):
+        if value is None:
+            rows.append((what, "not measured", "–"))
+        else:
+            rows.append((what, shown, "met" if ok else "**missed**"))
+
+    sig = _get(r, "sign", "floe", "us_per_sig")
+    check("signing ≤ 1.5 µs", sig, sig is not None and sig <= 1.5, f"{sig:.2f} µs" if sig else "")
+    sa = _get(r, "sign", "floe", "allocs_per_sig")
+    check("signing: 0 allocations (warm)", sa, sa == 0, f"{sa:.1f}" if sa is not None else "")
+
+    seq = "GET 1 KiB, sequential"
+    f1 = _get(r, seq, FLOE_LIB, "rps")
+    for peer, want, label in (("wrk -c1", 0.8, "≥ 0.80 × wrk (1 connection)"),
+                              ("curl --aws-sigv4", 2.5, "≥ 2.5 × curl"),
+                              ("boto3", 10, "≥ 10 × boto3"),
+                              ("js-sdk-v3", 10, "≥ 10 × JS SDK v3")):
+        p = _get(r, seq, peer, "rps")
+        v = f1 / p if f1 and p else None
+        check(f"sequential GET {label}", v, v is not None and v >= want, f"{v:.2f}×" if v else "")
+    cpu = _get(r, seq, FLOE_LIB, "cpu_us_per_req")
+    check("sequential GET: CPU ≤ 30 µs/request", cpu, cpu is not None and cpu <= 30, f"{cpu:.1f} µs" if cpu else "")
+    al = _get(r, seq, FLOE_LIB, "allocs_per_req")
+    check("allocations per warm signed GET ≤ 8", al, al is not None and al <= 8, f"{al:.1f}" if al else "")
+
+    con = "GET 1 KiB, concurrent"
+    f64 = _get(r, con, FLOE_LIB, "rps")
+    w16 = _get(r, con, "wrk -c16", "rps")
+    v = f64 / w16 if f64 and w16 else None
+    check("64 in flight ≥ 0.70 × wrk (16 connections)", v, v is not None and v >= 0.7, f"{v:.2f}×" if v else "")
+    cpu = _get(r, con, FLOE_LIB, "cpu_us_per_req")
+    check("64 in flight: CPU ≤ 20 µs/request", cpu, cpu is not None and cpu <= 20, f"{cpu:.1f} µs" if cpu else "")
+
+    if big_get:
+        g = _get(r, big_get, "floe cat", "mb_per_s")
+        w = _get(r, big_get, "wrk -c1", "mb_per_s")
+        v = g / w if g and w else None
+        check("big GET ≥ 0.90 × wrk MB/s", v, v is not None and v >= 0.9, f"{v:.2f}×" if v else "")
+        if big_put:
+            p = _get(r, big_put, "floe cp", "mb_per_s")
+            v = p / g if p and g else None
+            check("big PUT (multipart) ≥ 0.80 × floe's GET MB/s", v, v is not None and v >= 0.8,
+                  f"{v:.2f}×" if v else "")
+    rss = [f["peak_rss_mib"] for sc, rows_ in s.items() for t, f in rows_.items()
+           if t.startswith("floe ") and t != FLOE_LIB and "peak_rss_mib" in f and not t.startswith("floe http")]
+    m = max(rss) if rss else None
+    check("CLI peak RSS ≤ 16 MiB (every CLI row)", m, m is not None and m <= 16, f"max {m:.1f} MiB" if m else "")
+    fb = "start to first byte, GET 1 KiB"
+    a, b = _get(r, fb, "floe cat", "ms"), _get(r, fb, "curl --aws-sigv4", "ms")
+    v = a / b if a and b else None
+    check("CLI start to first byte ≤ curl's", v, v is not None and v <= 1.0, f"{a:.1f} ms vs {b:.1f} ms" if v else "")
+    heal = s.get("healing after revocation", {}).get("floe", {})
+    if "pending" in heal:
+        rows.append(("healing: first healed success ≤ 100 ms after the STS reply", "pending", heal["pending"]))
+    else:
+        ms = heal.get("ms")
+        check("healing: first healed success ≤ 100 ms after the STS reply", ms, ms is not None and ms <= 100,
+              f"{ms:.1f} ms" if ms else "")
+    out = ["### Targets (issue 9), same-run ratios", "", "| target | this run | verdict |", "|---|---|---|"]
+    out += [f"| {a} | {b} | {c} |" for a, b, c in rows]
+    return out
+
+
+def markdown(r):
+    out = []
+    for name, rows in r["scenarios"].items():
+        if name == "sign":
+            out += _sign(name, rows)
+        elif "1 KiB," in name and not name.startswith("start"):
+            out += _small(name, rows)
+        elif name.startswith("start"):
+            out += _first(name, rows)
+        elif name.startswith("healing"):
+            f = rows.get("floe", {})
+            out += ["### Healing after a credential revocation", "",
+                    f"first 403 to first healed success: {f.get('pending') and 'pending — ' + f['pending'] or f.get('ms')}"]
+        else:
+            out += _big(name, rows)
+        out.append("")
+    out += targets(r)
+    out += ["", "### Versions", ""]
+    out += [f"- {k}: {v}" for k, v in r.get("versions", {}).items()]
+    load = r.get("machine", {}).get("load_avg_at_end")
+    out += ["", f"Run took {r.get('seconds', 0):.0f} s{' (--quick)' if r.get('quick') else ''}; "
+            f"{r.get('machine', {}).get('cpus', '?')} CPUs"
+            + (f", load average at the end {load[0]:.1f}" if load else "") + "."]
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(markdown(json.load(open(sys.argv[1]))))
