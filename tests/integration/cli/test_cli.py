@@ -372,7 +372,7 @@ def main():
         suite.addTests(loader.loadTestsFromTestCase(cls))
     result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
     failed = len(result.failures) + len(result.errors)
-    print(f"floe-cases: {result.testsRun - failed} passed, {failed} failed")
+    print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
     return 0 if result.wasSuccessful() else 1
 
 
