@@ -1,0 +1,318 @@
+// Conditional writes against a real store (moto, or a real Ceph RGW 16.2.15:
+// meson runs this program once per store), through a private test proxy with
+// its SigV4 verifier on: create-only twice, If-Match stale and right (on RGW
+// through the quoted-ETag fallback, remembered per endpoint), conditional
+// delete, 304 on GET and HEAD; then the stores' exact error replies replayed
+// by the proxy, each mapped to its one outcome, and never retried by the
+// HTTP layer.
+#include "cond_target.hpp"
+
+#include <floe/s3/conditional.hpp>
+#include <floe/s3/update.hpp>
+
+#include <boost/asio/use_future.hpp>
+
+#include <doctest/doctest.h>
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+using floe::errc;
+using floe::http::body_source;
+using floe::test::cond_target;
+using floe::test::finish;
+using namespace floe::s3;
+
+namespace {
+
+#define REQUIRE_OK(r) REQUIRE_MESSAGE((r).has_value(), ((r).has_value() ? std::string() : (r).error().what()))
+
+struct fixture {
+  asio::io_context io;
+  std::unique_ptr<client> c;
+  std::string bucket;
+
+  explicit fixture(std::string const& what) {
+    auto& t = cond_target::get();
+    t.control.reset();
+    c = t.make_client(io);
+    bucket = floe::test::unique_bucket(what);
+    auto f = c->async_create_bucket(bucket, asio::use_future);
+    auto r = finish(io, f);
+    REQUIRE_OK(r);
+  }
+  ~fixture() {
+    try {
+      cond_target::get().control.delete_rules();
+      auto lf = c->async_list_objects(bucket, asio::use_future);
+      auto l = finish(io, lf);
+      if (l && !l->objects.empty()) {
+        std::vector<std::string> keys;
+        for (auto const& o : l->objects) keys.push_back(o.key);
+        auto df = c->async_delete_objects(bucket, std::move(keys), asio::use_future);
+        (void)finish(io, df);
+      }
+      auto bf = c->async_delete_bucket(bucket, asio::use_future);
+      (void)finish(io, bf);
+    } catch (...) {
+    }
+    auto const n = cond_target::get().control.stat("signature_failures");
+    CHECK_MESSAGE(n == 0, "the proxy's SigV4 verifier rejected " << n << " request(s)");
+  }
+
+  floe::result<write_outcome> put_if(std::string const& key, std::string const& data, std::string const& if_match,
+                                     std::string const& if_none_match) {
+    put_params p;
+    p.if_match = if_match;
+    p.if_none_match = if_none_match;
+    auto body = body_source::memory(data);
+    auto f = async_put_conditional(*c, bucket, key, body, p, asio::use_future);
+    return finish(io, f);
+  }
+  floe::result<put_result> put(std::string const& key, std::string const& data) {
+    auto body = body_source::memory(data);
+    auto f = c->async_put_object(bucket, key, body, asio::use_future);
+    return finish(io, f);
+  }
+  floe::result<get_result> head(std::string const& key) {
+    auto f = c->async_head_object(bucket, key, asio::use_future);
+    return finish(io, f);
+  }
+  floe::result<get_result> get(std::string const& key) {
+    auto f = c->async_get_object(bucket, key, asio::use_future);
+    return finish(io, f);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("create-only twice: written, then precondition_failed") {
+  fixture fx("create");
+  auto a = fx.put_if("k", "one", "", "*");
+  REQUIRE_OK(a);
+  REQUIRE(kind_of(*a) == write_outcome_kind::written);
+  CHECK_FALSE(std::get<written>(*a).etag.empty());
+  auto b = fx.put_if("k", "two", "", "*");
+  REQUIRE_OK(b);
+  REQUIRE(kind_of(*b) == write_outcome_kind::precondition_failed);
+  CHECK(std::get<precondition_failed>(*b).status == 412);
+  CHECK(std::get<precondition_failed>(*b).code == "PreconditionFailed");
+  auto g = fx.get("k");
+  REQUIRE_OK(g);
+  CHECK(g->body == "one");
+  // Anything but "*" on a write is refused before sending (RGW would overwrite).
+  auto c = fx.put_if("k", "three", "", std::get<written>(*a).etag);
+  REQUIRE_FALSE(c.has_value());
+  CHECK(c.error().code == errc::invalid_argument);
+  auto none = fx.put_if("k", "three", "", "");
+  REQUIRE_FALSE(none.has_value());
+  CHECK(none.error().code == errc::invalid_argument);
+}
+
+TEST_CASE("If-Match: stale fails, right writes (quoted-ETag quirk learned on RGW only)") {
+  fixture fx("ifmatch");
+  auto& t = cond_target::get();
+  auto v1 = fx.put("k", "v1");
+  REQUIRE_OK(v1);
+  auto v2 = fx.put("k", "v2");
+  REQUIRE_OK(v2);
+  auto stale = fx.put_if("k", "v3", v1->etag, "");
+  REQUIRE_OK(stale);
+  REQUIRE(kind_of(*stale) == write_outcome_kind::precondition_failed);
+  CHECK(std::get<precondition_failed>(*stale).status == 412);
+  CHECK(fx.get("k")->body == "v2");
+
+  auto right = fx.put_if("k", "v3", "\"" + v2->etag + "\"", "");
+  REQUIRE_OK(right);
+  REQUIRE(kind_of(*right) == write_outcome_kind::written);
+  auto const e3 = std::get<written>(*right).etag;
+  CHECK(fx.get("k")->body == "v3");
+  CHECK(same_etag(fx.head("k")->info.etag, e3));
+  CHECK(write_quirks::shared().unquoted_if_match(endpoint_key(*fx.c)) == t.is_rgw());
+
+  // Once learned, a right ETag goes through at once, a stale one still fails.
+  auto again = fx.put_if("k", "v4", e3, "");
+  REQUIRE_OK(again);
+  CHECK(kind_of(*again) == write_outcome_kind::written);
+  auto stale2 = fx.put_if("k", "v5", e3, "");
+  REQUIRE_OK(stale2);
+  CHECK(kind_of(*stale2) == write_outcome_kind::precondition_failed);
+  CHECK(fx.get("k")->body == "v4");
+
+  // If-Match on a missing key fails the precondition too (412 or 404 NoSuchKey).
+  auto missing = fx.put_if("absent", "x", e3, "");
+  REQUIRE_OK(missing);
+  CHECK(kind_of(*missing) == write_outcome_kind::precondition_failed);
+  CHECK_FALSE(fx.head("absent").has_value());
+}
+
+TEST_CASE("conditional delete: stale ETag refused, right ETag deletes") {
+  fixture fx("delete");
+  auto v1 = fx.put("k", "v1");
+  REQUIRE_OK(v1);
+  auto v2 = fx.put("k", "v2");
+  REQUIRE_OK(v2);
+  auto f1 = async_delete_if_match(*fx.c, fx.bucket, "k", v1->etag, asio::use_future);
+  auto stale = finish(fx.io, f1);
+  REQUIRE_OK(stale);
+  REQUIRE(kind_of(*stale) == write_outcome_kind::precondition_failed);
+  CHECK(fx.get("k")->body == "v2");
+  auto f2 = async_delete_if_match(*fx.c, fx.bucket, "k", v2->etag, asio::use_future);
+  auto right = finish(fx.io, f2);
+  REQUIRE_OK(right);
+  CHECK(kind_of(*right) == write_outcome_kind::written);
+  auto gone = fx.head("k");
+  REQUIRE_FALSE(gone.has_value());
+  CHECK(gone.error().code == errc::not_found);
+}
+
+TEST_CASE("304 Not Modified on GET and HEAD is an outcome; a stale If-Match on GET fails") {
+  fixture fx("read304");
+  auto v = fx.put("k", "hello");
+  REQUIRE_OK(v);
+  get_params gp;
+  gp.conditions.if_none_match = v->etag;
+  auto gf = fx.c->async_get_object(fx.bucket, "k", gp, asio::use_future);
+  auto g = finish(fx.io, gf);
+  REQUIRE_OK(g);
+  CHECK(g->not_modified);
+  CHECK(g->body.empty());
+  read_conditions rc;
+  rc.if_none_match = "\"" + v->etag + "\"";
+  auto hf = fx.c->async_head_object(fx.bucket, "k", rc, asio::use_future);
+  auto h = finish(fx.io, hf);
+  REQUIRE_OK(h);
+  CHECK(h->not_modified);
+  read_conditions other;
+  other.if_none_match = "0123456789abcdef0123456789abcdef";
+  auto of = fx.c->async_head_object(fx.bucket, "k", other, asio::use_future);
+  auto o = finish(fx.io, of);
+  REQUIRE_OK(o);
+  CHECK_FALSE(o->not_modified);
+  get_params stale;
+  stale.conditions.if_match = "0123456789abcdef0123456789abcdef";
+  auto sf = fx.c->async_get_object(fx.bucket, "k", stale, asio::use_future);
+  auto s = finish(fx.io, sf);
+  REQUIRE_FALSE(s.has_value());
+  CHECK(s.error().code == errc::precondition_failed);
+}
+
+TEST_CASE("replayed error replies: one outcome each, never retried by the HTTP layer") {
+  fixture fx("replay");
+  auto& t = cond_target::get();
+  auto base = fx.put("k", "base");
+  REQUIRE_OK(base);
+
+  struct replay_case {
+    char const* name;
+    std::string action;  // the proxy rule's action
+    write_outcome_kind expect;
+    std::string code;
+    bool landed;  // forwarded before the reply was replaced
+    bool create = false;  // If-None-Match: * on a new key (no quoting fallback)
+  };
+  auto raw = [&](char const* file, char const* when) {
+    return std::string("{\"type\": \"reply\", \"when\": \"") + when + "\", \"raw_b64\": \"" +
+           floe::test::base64(t.vector(file)) + "\"}";
+  };
+  std::vector<replay_case> cases = {
+      {"Ceph 409 ConcurrentModification", raw("ceph-409-concurrentmodification.http", "before"),
+       write_outcome_kind::conflict, "ConcurrentModification", false},
+      {"AWS 409 ConditionalRequestConflict", raw("aws-409-conditionalrequestconflict.http", "before"),
+       write_outcome_kind::conflict, "ConditionalRequestConflict", false},
+      {"Ceph 500 UnknownError (nothing written)", raw("ceph-pacific-500-unknownerror-race.http", "before"),
+       write_outcome_kind::unknown_outcome, "UnknownError", false},
+      {"Ceph 500 UnknownError after forwarding (written)", raw("ceph-pacific-500-unknownerror-race.http", "after"),
+       write_outcome_kind::unknown_outcome, "UnknownError", true},
+      {"HTML 409 from a gateway",
+       "{\"type\": \"reply\", \"status\": 409, \"headers\": {\"Content-Type\": \"text/html\"}, \"body\": "
+       "\"<html><head><title>409 Conflict</title></head><body>busy</body></html>\"}",
+       write_outcome_kind::conflict, "", false},
+      {"412 with no body", "{\"type\": \"reply\", \"status\": 412, \"body\": \"\"}",
+       write_outcome_kind::precondition_failed, "", false, true},
+      {"connection cut after forwarding", "{\"type\": \"cut\", \"when\": \"after\"}",
+       write_outcome_kind::unknown_outcome, "", true},
+  };
+  int n = 0;
+  for (auto const& rc : cases) {
+    CAPTURE(rc.name);
+    auto cur = fx.head("k");
+    REQUIRE_OK(cur);
+    std::string const data = "body-" + std::to_string(++n);
+    std::string const key = rc.create ? "new-" + std::to_string(n) : "k";
+    int const id = t.control.add_rule("{\"match\": {\"method\": \"PUT\", \"path\": " +
+                                      floe::test::json_str("/" + fx.bucket + "/" + key + "$") +
+                                      "}, \"trigger\": {\"nth\": [1]}, " + "\"action\": " + rc.action + "}");
+    auto o = rc.create ? fx.put_if(key, data, "", "*") : fx.put_if(key, data, cur->info.etag, "");
+    CHECK(t.control.rule_counter(id, "fired") == 1);
+    CHECK_MESSAGE(t.control.rule_counter(id, "matched") == 1, "a conditional write was sent more than once");
+    t.control.delete_rule(id);
+    REQUIRE_OK(o);
+    CHECK(to_string(kind_of(*o)) == to_string(rc.expect));
+    if (auto const* c = std::get_if<conflict>(&*o)) CHECK(c->code == rc.code);
+    if (auto const* u = std::get_if<unknown_outcome>(&*o)) CHECK(u->code == rc.code);
+    auto after = fx.get(key);
+    if (rc.landed) {
+      REQUIRE_OK(after);
+      CHECK(after->body == data);
+    } else {
+      CHECK((!after.has_value() || after->body != data));
+    }
+  }
+
+  {  // 501 NotImplemented is an error naming the feature
+    int const id = t.control.add_rule(
+        "{\"match\": {\"method\": \"PUT\", \"path\": " + floe::test::json_str("/" + fx.bucket + "/") +
+        "}, \"action\": {\"type\": \"reply\", \"status\": 501, \"headers\": {\"Content-Type\": \"application/xml\"}, "
+        "\"body\": \"<?xml version=\\\"1.0\\\" encoding=\\\"UTF-8\\\"?><Error><Code>NotImplemented</Code><Message>A "
+        "header you provided implies functionality that is not implemented</Message><Header>If-None-Match</Header>"
+        "</Error>\"}}");
+    auto o = fx.put_if("new", "x", "", "*");
+    CHECK(t.control.rule_counter(id, "matched") == 1);
+    REQUIRE_FALSE(o.has_value());
+    CHECK(o.error().code == errc::unsupported);
+    CHECK(o.error().diag.message.find("conditional PutObject (If-None-Match: *)") != std::string::npos);
+    CHECK(o.error().diag.http_status == 501);
+  }
+}
+
+TEST_CASE("async_update: create, increment, no change, attempts reported") {
+  fixture fx("update");
+  updater u(*fx.c);
+  update_fn inc = [](std::optional<std::string_view> old) -> std::optional<std::string> {
+    return std::to_string(old ? std::stoi(std::string(*old)) + 1 : 1);
+  };
+  for (int i = 1; i <= 3; ++i) {
+    auto f = u.async_update(fx.bucket, "n", inc, asio::use_future);
+    auto r = finish(fx.io, f);
+    REQUIRE_OK(r);
+    CHECK(r->changed);
+    CHECK(r->attempts == 1);
+    CHECK(r->body == std::to_string(i));
+  }
+  auto h = fx.head("n");
+  REQUIRE_OK(h);
+  bool has_map = false;
+  for (auto const& [k, v] : h->info.metadata)
+    if (k == high_water_metadata_name) {
+      has_map = true;
+      CHECK(v == "1;c;" + u.writer_id() + "=3");
+    }
+  CHECK_MESSAGE(has_map, "HeadObject shows no x-amz-meta-floe-hw");
+  update_fn same = [](std::optional<std::string_view> old) { return std::optional<std::string>(old); };
+  auto f = u.async_update(fx.bucket, "n", same, asio::use_future);
+  auto r = finish(fx.io, f);
+  REQUIRE_OK(r);
+  CHECK_FALSE(r->changed);
+  CHECK(r->attempts == 0);
+  CHECK(r->body == "3");
+
+  updater bad(*fx.c, [] {
+    update_config c;
+    c.writer_id = "no spaces";
+    return c;
+  }());
+  auto bf = bad.async_update(fx.bucket, "n", inc, asio::use_future);
+  auto br = finish(fx.io, bf);
+  REQUIRE_FALSE(br.has_value());
+  CHECK(br.error().code == errc::invalid_argument);
+}
