@@ -309,6 +309,11 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     ids.attempt = res.attempts;
     auto report = errors::describe_reply(facts_of(res), res.body, ids);
     if (!report.err.code) report.err.code = errc::service_error;  // never a silent success
+    // Ceph sends SignatureDoesNotMatch with an empty message; say what to check.
+    if (report.err.diag.code == "SignatureDoesNotMatch" && report.err.diag.message.empty()) {
+      report.err.diag.message = "the store computed another signature for this request: check the secret access key";
+      if (!creds.source.empty()) report.err.diag.message += " (credentials from " + creds.source + ")";
+    }
     if (res.retry_stop == errc::unknown_outcome) report.err.code = errc::unknown_outcome;
     co_return std::move(report.err);
   }
