@@ -6,3 +6,5 @@
 #include <floe/credentials/impl/profile.ipp>
 #include <floe/credentials/impl/shared_files.ipp>
 #include <floe/credentials/impl/provider.ipp>
+#include <floe/credentials/impl/refreshing.ipp>
+#include <floe/credentials/impl/web_identity.ipp>

@@ -1,0 +1,412 @@
+// Self-healing credentials against moto (STS, and S3 with IAM auth off)
+// through a private test proxy that is the auth gate: web identity, the
+// refreshing cache, recovery from 403 after revocation, a real denial,
+// expiry driven by a test clock (no sleeps), token file re-reads, and STS
+// failing in the advisory window.
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wnull-dereference"
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
+#include "servers.hpp"
+
+#include <floe/credentials/web_identity.hpp>
+#include <floe/s3/client.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/use_future.hpp>
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <map>
+#include <thread>
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+using floe::test::servers;
+
+namespace {
+
+using sys_clock = std::chrono::system_clock;
+
+// A clock the test moves; starts at the real time.
+struct test_clock {
+  std::atomic<sys_clock::duration::rep> offset{0};
+  sys_clock::time_point now() const { return sys_clock::now() + sys_clock::duration(offset.load()); }
+  void advance(sys_clock::duration d) { offset += d.count(); }
+};
+
+// Web identity through STS, with the expiry moved onto the test clock (moto
+// dates its sets by the real clock), so time can run ahead without sleeps.
+class clocked_source final : public floe::credentials::refreshing_source {
+ public:
+  clocked_source(std::unique_ptr<floe::credentials::web_identity_source> inner, test_clock& clk)
+      : inner_(std::move(inner)), clock_(clk) {}
+  asio::awaitable<floe::result<floe::credentials::credentials>> fetch() override {
+    auto r = co_await inner_->fetch();
+    if (r && r->expiry) {
+      auto shift = std::chrono::duration_cast<std::chrono::seconds>(sys_clock::duration(clock_.offset.load()));
+      *r->expiry += shift;
+    }
+    co_return r;
+  }
+  std::string describe() const override { return inner_->describe(); }
+  floe::sts::client& sts() { return inner_->sts(); }
+
+ private:
+  std::unique_ptr<floe::credentials::web_identity_source> inner_;
+  test_clock& clock_;
+};
+
+std::string temp_dir() {
+  char tmpl[] = "/tmp/floe-cred-test-XXXXXX";
+  REQUIRE(::mkdtemp(tmpl) != nullptr);
+  return tmpl;
+}
+
+void write_file(std::string const& path, std::string const& text) {
+  std::string const tmp = path + ".new";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+  }
+  std::filesystem::rename(tmp, path);  // replaced as the kubelet does: a new file
+}
+
+// One test's world: the proxy (reset, verifier on), a web identity cache,
+// an S3 client using it, an io_context run on a thread.
+struct world {
+  servers& srv = servers::get();
+  test_clock clock;
+  std::string dir = temp_dir();
+  std::string token_file = dir + "/token";
+  std::map<std::string, std::string> env_map;
+  asio::io_context io;
+  asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(io);
+  std::thread runner;
+  clocked_source* source = nullptr;
+  std::shared_ptr<floe::credentials::refreshing_provider> provider;
+  std::unique_ptr<floe::s3::client> s3;
+
+  explicit world(floe::refresh::params policy = {}, floe::sts::client_config sts_cfg = {}) {
+    srv.control.reset();
+    srv.control.call("POST", "/verify", R"({"enabled": true})");
+    write_file(token_file, "token-A");
+    env_map = {{"AWS_ENDPOINT_URL_STS", srv.proxy},
+               {"AWS_REGION", "us-east-1"},
+               {"AWS_ROLE_ARN", "arn:aws:iam::123456789012:role/floe-test"},
+               {"AWS_WEB_IDENTITY_TOKEN_FILE", token_file},
+               {"AWS_ROLE_SESSION_NAME", "floe-cred-test"},
+               {"AWS_EC2_METADATA_DISABLED", "true"}};
+    auto env = lookup();
+    auto cfg = floe::credentials::web_identity_from_environment(env);
+    REQUIRE(cfg.has_value());
+    REQUIRE(cfg->has_value());
+    sts_cfg.env = env;
+    auto inner = floe::credentials::web_identity_source::create(io.get_executor(), **cfg, sts_cfg);
+    REQUIRE(inner.has_value());
+    auto src = std::make_unique<clocked_source>(std::move(*inner), clock);
+    source = src.get();
+    floe::credentials::refreshing_params rp;
+    rp.policy = policy;
+    rp.clock = [this] { return clock.now(); };
+    rp.random = [] { return 1.0; };
+    provider = floe::credentials::refreshing_provider::create(io.get_executor(), std::move(src), rp);
+    floe::s3::client_config sc;
+    sc.env = env;
+    sc.addressing.endpoint_url = srv.proxy;
+    sc.addressing.region = "us-east-1";
+    sc.addressing.style = floe::s3::addressing_style::path;
+    sc.credentials = provider;
+    auto c = floe::s3::client::create(io.get_executor(), sc);
+    REQUIRE(c.has_value());
+    s3 = std::move(*c);
+    runner = std::thread([this] { io.run(); });
+  }
+  ~world() {
+    work.reset();
+    if (runner.joinable()) runner.join();
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  floe::credentials::env_lookup lookup() const {
+    auto m = env_map;
+    return [m](std::string_view n) -> std::optional<std::string> {
+      auto it = m.find(std::string(n));
+      if (it == m.end()) return std::nullopt;
+      return it->second;
+    };
+  }
+
+  template <class F>
+  auto run(F f) {
+    return asio::co_spawn(io, std::move(f), asio::use_future).get();
+  }
+  floe::result<floe::s3::get_result> head(std::string const& bucket, std::string const& key) {
+    return run([&]() -> asio::awaitable<floe::result<floe::s3::get_result>> {
+      co_return co_await s3->async_head_object(bucket, key, asio::use_awaitable);
+    });
+  }
+  floe::result<floe::s3::get_result> get(std::string const& bucket, std::string const& key) {
+    return run([&]() -> asio::awaitable<floe::result<floe::s3::get_result>> {
+      co_return co_await s3->async_get_object(bucket, key, asio::use_awaitable);
+    });
+  }
+  void make_bucket(std::string const& bucket, std::string const& key) {
+    auto made = run([&]() -> asio::awaitable<floe::result<void>> {
+      auto b = co_await s3->async_create_bucket(bucket, asio::use_awaitable);
+      if (!b) co_return b.error();
+      std::string const body = "hello";
+      auto src = floe::http::body_source::memory(body);
+      auto p = co_await s3->async_put_object(bucket, key, src, asio::use_awaitable);
+      if (!p) co_return p.error();
+      co_return floe::result<void>();
+    });
+    REQUIRE_MESSAGE(made.has_value(), (made ? std::string() : made.error().what()));
+  }
+  std::int64_t sts_calls() {
+    auto s = srv.control.call("GET", "/stats");
+    auto at = s.find("\"sts\"");
+    if (at == std::string::npos) return 0;
+    return floe::test::json_int(s.substr(at), "sts");
+  }
+  // Polls a proxy counter until it reaches `n` (a condition, not a delay).
+  void await_stat(std::string const& name, std::int64_t n) {
+    auto const deadline = std::chrono::steady_clock::now() + 30s;
+    while (srv.control.stat(name) < n) {
+      REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "proxy counter " << name << " never reached " << n);
+      std::this_thread::sleep_for(5ms);
+    }
+  }
+  void await_held(int rule, std::int64_t n) {
+    auto const deadline = std::chrono::steady_clock::now() + 30s;
+    while (srv.control.rule_counter(rule, "held") < n) {
+      REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "rule " << rule << " never held " << n);
+      std::this_thread::sleep_for(5ms);
+    }
+  }
+};
+
+constexpr char const* hold_sts = R"({"match": {"service": "sts"}, "action": {"type": "hold"}})";
+
+}  // namespace
+
+TEST_CASE("story: 32 requests in flight, keys revoked, one extra STS call heals all of them") {
+  world w;
+  std::string const bucket = "cred-story";
+  w.make_bucket(bucket, "k");
+  CHECK(w.sts_calls() == 1);
+  auto const quota_before = w.s3->http().quota().available();
+
+  int const hold = w.srv.control.add_rule(hold_sts);
+  w.srv.control.call("POST", "/revoke", R"({"access_keys": "all-issued"})");
+  std::vector<std::future<floe::result<floe::s3::get_result>>> pending;
+  for (int i = 0; i < 32; ++i) {
+    // Half HEAD (a bare 403), half GET (403 AccessDenied with a body).
+    pending.push_back(asio::co_spawn(
+        w.io,
+        [&w, &bucket, i]() -> asio::awaitable<floe::result<floe::s3::get_result>> {
+          std::string const key = "k";
+          if (i % 2 == 0) co_return co_await w.s3->async_head_object(bucket, key, asio::use_awaitable);
+          co_return co_await w.s3->async_get_object(bucket, key, asio::use_awaitable);
+        },
+        asio::use_future));
+  }
+  w.await_stat("revoked_rejections", 32);  // every request has had its 403
+  w.await_held(hold, 1);                   // the one forced STS call is held
+  w.srv.control.delete_rule(hold);         // releases it
+  for (auto& f : pending) {
+    auto r = f.get();
+    CHECK_MESSAGE(r.has_value(), (r ? std::string() : r.error().what()));
+  }
+  CHECK(w.sts_calls() == 2);                                // exactly one extra STS call
+  CHECK(w.srv.control.stat("revoked_rejections") == 32);   // each request saw at most one 403
+  auto st = w.provider->stats();
+  CHECK(st.forced == 1);
+  CHECK(st.invalidations == 1);
+  CHECK(st.generation == 2);
+  CHECK(st.failures == 0);
+  CHECK(st.forced_backoff_level == 0);
+  CHECK_FALSE(st.retry_after);
+  // No back-off on the auth path: no retry was charged to the S3 quota.
+  CHECK(w.s3->http().quota().available() == quota_before);
+}
+
+TEST_CASE("a stale in-flight refresh: revocation lands while an advisory STS call is held") {
+  world w;
+  std::string const bucket = "cred-stale-inflight";
+  w.make_bucket(bucket, "k");
+  REQUIRE(w.sts_calls() == 1);
+  int const hold = w.srv.control.add_rule(hold_sts);
+  w.clock.advance(50min);  // 1 h sets: advisory window from 45 min
+  auto first = w.head(bucket, "k");  // served from cache, starts the background fetch
+  CHECK(first.has_value());
+  w.await_held(hold, 1);
+  w.srv.control.call("POST", "/revoke", R"({"access_keys": "all-issued"})");
+  std::vector<std::future<floe::result<floe::s3::get_result>>> pending;
+  for (int i = 0; i < 8; ++i) {
+    pending.push_back(asio::co_spawn(
+        w.io,
+        [&w, &bucket]() -> asio::awaitable<floe::result<floe::s3::get_result>> {
+          std::string const key = "k";
+          co_return co_await w.s3->async_head_object(bucket, key, asio::use_awaitable);
+        },
+        asio::use_future));
+  }
+  w.await_stat("revoked_rejections", 8);
+  w.srv.control.delete_rule(hold);  // the advisory reply lands; it started before the revocation
+  for (auto& f : pending) {
+    auto r = f.get();
+    CHECK_MESSAGE(r.has_value(), (r ? std::string() : r.error().what()));
+  }
+  CHECK(w.sts_calls() == 3);  // initial, advisory, and one more
+  auto st = w.provider->stats();
+  CHECK(st.discarded == 1);
+  CHECK(st.forced == 1);
+  CHECK(st.scheduled == 1);
+  CHECK(w.srv.control.stat("revoked_rejections") == 8);
+}
+
+TEST_CASE("a real denial: a clear AccessDenied, and forced refreshes back off") {
+  floe::refresh::params policy;
+  policy.forced = {10'000ms, 80'000ms};
+  world w(policy);
+  std::string const bucket = "cred-denial";
+  w.make_bucket(bucket, "ok");
+  int const deny = w.srv.control.add_rule(
+      R"({"match": {"service": "s3", "path": "/cred-denial/secret"}, "action": {"type": "reply", "status": 403,
+          "headers": {"Content-Type": "application/xml"},
+          "body": "<Error><Code>AccessDenied</Code><Message>Access Denied</Message><RequestId>r1</RequestId></Error>"}})");
+  auto d1 = w.get(bucket, "secret");
+  REQUIRE_FALSE(d1.has_value());
+  CHECK(d1.error().diag.code == "AccessDenied");
+  CHECK(d1.error().diag.http_status == 403);
+  CHECK(d1.error().diag.operation == "GetObject");
+  CHECK(w.sts_calls() == 2);  // one forced refresh: it did not help
+  // The forced set is rejected too: unproductive; the next forced refresh waits.
+  auto d2 = w.get(bucket, "secret");
+  REQUIRE_FALSE(d2.has_value());
+  CHECK(d2.error().diag.code == "AccessDenied");
+  CHECK(w.sts_calls() == 2);
+  auto st = w.provider->stats();
+  CHECK(st.unproductive == 1);
+  CHECK(st.forced_backoff_level == 1);
+  CHECK(st.declined >= 1);
+  REQUIRE(w.provider->forced_backoff_until().has_value());
+  CHECK(w.get(bucket, "ok").has_value());  // other paths keep working with the same set
+  // After the back-off (10 s with the jitter draw at 1.0): one more try, then 20 s.
+  w.clock.advance(11s);
+  CHECK_FALSE(w.get(bucket, "secret").has_value());
+  CHECK(w.sts_calls() == 3);
+  CHECK_FALSE(w.get(bucket, "secret").has_value());
+  CHECK(w.sts_calls() == 3);
+  CHECK(w.provider->stats().forced_backoff_level == 2);
+  w.clock.advance(15s);  // less than 20 s: still backing off
+  CHECK_FALSE(w.get(bucket, "secret").has_value());
+  CHECK(w.sts_calls() == 3);
+  w.clock.advance(6s);
+  CHECK_FALSE(w.get(bucket, "secret").has_value());
+  CHECK(w.sts_calls() == 4);
+  CHECK(w.srv.control.rule_counter(deny, "fired") >= 6);
+}
+
+TEST_CASE("expiry without sleeps: refresh in the advisory window without blocking, token file re-read") {
+  world w;
+  std::string const bucket = "cred-expiry";
+  w.make_bucket(bucket, "k");
+  REQUIRE(w.provider->stats().generation == 1);
+  auto const reads = w.source->sts().stats().token_reads;
+  // Replace the token file; the next fetch must read the new one.
+  write_file(w.token_file, "   \n");  // empty: the refresh must fail if the file is read again
+  w.clock.advance(50min);
+  CHECK(w.head(bucket, "k").has_value());  // served at once; the background fetch fails
+  // Wait for the background fetch without sleeping: a request in the
+  // mandatory window blocks on a fetch of its own only after back-off.
+  w.run([&]() -> asio::awaitable<void> { co_return; });
+  {
+    auto const deadline = std::chrono::steady_clock::now() + 30s;
+    while (w.provider->stats().failures < 1) {
+      REQUIRE(std::chrono::steady_clock::now() < deadline);
+      std::this_thread::yield();
+    }
+  }
+  auto st = w.provider->stats();
+  CHECK(st.generation == 1);  // the old set is kept
+  REQUIRE(st.last_error);
+  CHECK(st.last_error->diag.message.find("is empty") != std::string::npos);
+  CHECK(w.source->sts().stats().token_reads == reads + 1);
+  CHECK(w.head(bucket, "k").has_value());  // still served (back-off in force, set valid)
+  write_file(w.token_file, "token-B");
+  w.clock.advance(2min);  // past the failure back-off, still advisory
+  CHECK(w.head(bucket, "k").has_value());
+  auto const deadline = std::chrono::steady_clock::now() + 30s;
+  while (w.provider->stats().generation < 2) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::yield();
+  }
+  CHECK(w.source->sts().stats().token_reads == reads + 2);
+  CHECK(w.provider->stats().waits == 1);  // only the very first request waited
+  CHECK(w.head(bucket, "k").has_value());
+}
+
+TEST_CASE("STS failing in the advisory window: the old set keeps being served") {
+  floe::sts::client_config sts_cfg;
+  sts_cfg.http.retry.max_attempts = 1;
+  world w({}, sts_cfg);
+  std::string const bucket = "cred-sts-down";
+  w.make_bucket(bucket, "k");
+  int const down = w.srv.control.add_rule(
+      R"({"match": {"service": "sts"}, "action": {"type": "reply", "status": 503,
+          "body": "<ErrorResponse><Error><Code>ServiceUnavailable</Code><Message>down</Message></Error></ErrorResponse>"}})");
+  w.clock.advance(50min);
+  for (int i = 0; i < 5; ++i) CHECK(w.head(bucket, "k").has_value());
+  auto const deadline = std::chrono::steady_clock::now() + 30s;
+  while (w.provider->stats().failures < 1) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::yield();
+  }
+  auto st = w.provider->stats();
+  CHECK(st.generation == 1);
+  CHECK(st.invalidations == 0);  // fetch errors never invalidate
+  CHECK(w.srv.control.rule_counter(down, "fired") == 1);  // backing off: not one call per request
+  CHECK(w.head(bucket, "k").has_value());
+}
+
+TEST_CASE("STS directly: web identity, then AssumeRole and GetCallerIdentity signed with its keys") {
+  world w;
+  auto got = w.run([&]() -> asio::awaitable<floe::result<floe::credentials::credentials>> {
+    co_return co_await w.provider->async_get(asio::use_awaitable);
+  });
+  REQUIRE(got.has_value());
+  CHECK(got->access_key_id.rfind("ASIA", 0) == 0);
+  CHECK(got->generation == 1);
+  CHECK(got->source.find("web identity") != std::string::npos);
+  floe::sts::client_config cfg;
+  cfg.env = w.lookup();
+  auto c = floe::sts::client::create(w.io.get_executor(), cfg);
+  REQUIRE(c.has_value());
+  CHECK(c.value()->endpoint().source == "AWS_ENDPOINT_URL_STS");
+  auto chained = w.run([&]() -> asio::awaitable<floe::result<floe::sts::assumed_role>> {
+    floe::sts::assume_role_request req;
+    req.role_arn = "arn:aws:iam::123456789012:role/chained";
+    req.role_session_name = "chain";
+    co_return co_await c.value()->async_assume_role(req, *got, asio::use_awaitable);
+  });
+  REQUIRE_MESSAGE(chained.has_value(), (chained ? std::string() : chained.error().what()));
+  CHECK(chained->assumed_role_arn.find("chained") != std::string::npos);
+  auto who = w.run([&]() -> asio::awaitable<floe::result<floe::sts::caller_identity>> {
+    co_return co_await c.value()->async_get_caller_identity(chained->creds, asio::use_awaitable);
+  });
+  REQUIRE_MESSAGE(who.has_value(), (who ? std::string() : who.error().what()));
+  CHECK_FALSE(who->arn.empty());
+  CHECK(w.srv.control.stat("signature_failures") == 0);
+}
