@@ -241,6 +241,62 @@ class CliCases(unittest.TestCase):
                        self.target.akid):
             self.assertNotIn(secret, log)
 
+    def add_rule(self, rule):
+        rid = control(self.target.control, "POST", "/rules", rule)["id"]
+        self.addCleanup(control, self.target.control, "DELETE", f"/rules/{rid}")
+        return rid
+
+    def test_conflict_exit_3_and_ambiguous_exit_1(self):
+        key_c, key_u = "faults/conflict", "faults/ambiguous"
+        etag_c = self.floe("put", self.uri(key_c), input=b"c0").stdout.decode().strip()
+        etag_u = self.floe("put", self.uri(key_u), input=b"u0").stdout.decode().strip()
+        ceph_409 = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>ConcurrentModification</Code>'
+                    '<Message>concurrent modification</Message><RequestId>tx-cli-409</RequestId></Error>')
+        self.add_rule({"match": {"method": "PUT", "path": f"/{self.bucket}/{key_c}$"},
+                       "action": {"type": "reply", "status": 409, "body": ceph_409,
+                                  "headers": {"Content-Type": "application/xml"}}})
+        r = self.floe("put", self.uri(key_c), "--if-match", etag_c, input=b"c1", rc=3)
+        line = r.stderr.decode()
+        self.assertEqual(line.count("\n"), 1, line)
+        for part in ("PutObject", "409", "ConcurrentModification", "nothing was written"):
+            self.assertIn(part, line)
+        ceph_500 = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>UnknownError</Code>'
+                    '<Message></Message><RequestId>tx-cli-500</RequestId></Error>')
+        self.add_rule({"match": {"method": "PUT", "path": f"/{self.bucket}/{key_u}$"},
+                       "action": {"type": "reply", "when": "after", "status": 500, "body": ceph_500,
+                                  "headers": {"Content-Type": "application/xml"}}})
+        r = self.floe("--json", "put", self.uri(key_u), "--if-match", etag_u, input=b"u1", rc=1)
+        err = json.loads(r.stderr)["error"]
+        self.assertEqual(err["kind"], "unknown_outcome")
+        self.assertEqual(err["status"], 500)
+        self.assertIn("ambiguous", err["message"])
+
+    def test_transient_error_is_retried(self):
+        self.floe("put", self.uri("faults/slow"), input=b"eventually")
+        self.add_rule({"match": {"method": "GET", "path": f"/{self.bucket}/faults/slow$"}, "trigger": {"nth": [1]},
+                       "action": {"type": "reply", "status": 503,
+                                  "body": "<Error><Code>SlowDown</Code><Message>slow</Message></Error>"}})
+        r = self.floe("-v", "cat", self.uri("faults/slow"))
+        self.assertEqual(r.stdout, b"eventually")
+
+    def test_profile_from_shared_files(self):
+        aws = os.path.join(self.home.name, ".aws")
+        os.makedirs(aws, exist_ok=True)
+        with open(os.path.join(aws, "config"), "w") as fh:
+            fh.write(f"[profile cli-dev]\nregion = us-east-1\nendpoint_url = {self.target.endpoint}\n")
+        with open(os.path.join(aws, "credentials"), "w") as fh:
+            fh.write(f"[cli-dev]\naws_access_key_id = {self.target.akid}\n"
+                     f"aws_secret_access_key = {self.target.secret}\n")
+        env = self.env()
+        del env["AWS_ACCESS_KEY_ID"], env["AWS_SECRET_ACCESS_KEY"]
+        r = self.run_floe(["--profile", "cli-dev", "put", self.uri("profile/k")], input=b"p", env=env, endpoint=False)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.run_floe(["--profile", "cli-dev", "cat", self.uri("profile/k")], env=env, endpoint=False)
+        self.assertEqual(r.stdout, b"p", r.stderr)
+        r = self.run_floe(["--profile", "no-such-profile", "cat", self.uri("profile/k")], env=env, endpoint=False)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn(b"no-such-profile", r.stderr)
+
     # ---- keys ------------------------------------------------------------------
 
     def test_hostile_keys(self):
@@ -353,6 +409,47 @@ class CliCases(unittest.TestCase):
         self.assertEqual(self.floe("cat", self.uri("pre/uploaded")).stdout, b"via presigned PUT")
 
 
+class CliTls(unittest.TestCase):
+    """--ca-bundle and --no-verify-ssl against the proxy's TLS listener (moto)."""
+
+    def setUp(self):
+        self.endpoint = os.environ.get("FLOE_TEST_PROXY_TLS_ENDPOINT")
+        self.ca = os.environ.get("FLOE_TEST_PROXY_CA")
+        self.assertTrue(self.endpoint and self.ca, "FLOE_TEST_PROXY_TLS_ENDPOINT / FLOE_TEST_PROXY_CA not set "
+                                                   "(tests/support/servers.py start exports them)")
+        self.home = tempfile.TemporaryDirectory(prefix="floe-cli-tls-")
+        self.addCleanup(self.home.cleanup)
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith("AWS_") and k.lower() not in ("http_proxy", "https_proxy")}
+        self.env.update({"HOME": self.home.name, "AWS_EC2_METADATA_DISABLED": "true",
+                         "AWS_ACCESS_KEY_ID": "AKIDFLOECLITLS01", "AWS_SECRET_ACCESS_KEY": "cli-tls-secret"})
+        # The TLS listener shares the plain one's verifier.
+        control(os.environ["FLOE_TEST_PROXY_CONTROL"], "POST", "/verify",
+                {"enabled": True, "secrets": {"AKIDFLOECLITLS01": "cli-tls-secret"}})
+
+    def floe(self, *args):
+        return subprocess.run([FLOE, "--endpoint-url", self.endpoint] + list(args), capture_output=True,
+                              env=self.env, timeout=60)
+
+    def test_ca_bundle_and_no_verify(self):
+        bucket = "floe-cli-tls-" + uuid.uuid4().hex[:10]
+        r = self.floe("--ca-bundle", self.ca, "mb", f"s3://{bucket}")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.floe("--ca-bundle", self.ca, "put", f"s3://{bucket}/k", "--file", __file__)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = self.floe("cat", f"s3://{bucket}/k")  # the system store does not know the test CA
+        self.assertEqual(r.returncode, 1)
+        self.assertIn(b"certificate", r.stderr.lower())
+        self.assertEqual(r.stderr.count(b"\n"), 1, r.stderr)
+        r = self.floe("--no-verify-ssl", "cat", f"s3://{bucket}/k")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(b"warning", r.stderr)
+        with open(__file__, "rb") as fh:
+            self.assertEqual(r.stdout, fh.read())
+        self.assertEqual(self.floe("--ca-bundle", self.ca, "rm", f"s3://{bucket}/k").returncode, 0)
+        self.assertEqual(self.floe("--ca-bundle", self.ca, "rb", f"s3://{bucket}").returncode, 0)
+
+
 def main():
     global FLOE
     if len(sys.argv) < 2:
@@ -370,6 +467,7 @@ def main():
     for t in ts:
         cls = type(f"Cli_{t.name}", (CliCases,), {"target": t})
         suite.addTests(loader.loadTestsFromTestCase(cls))
+    suite.addTests(loader.loadTestsFromTestCase(CliTls))
     result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
     failed = len(result.failures) + len(result.errors)
     print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
