@@ -12,9 +12,11 @@ and FLOE_TEST_RGW_SECRET_KEY). Prints "floe-cases: N passed, M failed".
 import hashlib
 import json
 import os
+import pty
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 import urllib.error
 import urllib.request
@@ -338,7 +340,8 @@ class CliCases(unittest.TestCase):
             src = os.path.join(d, "big.bin")
             with open(src, "wb") as fh:
                 fh.write(data)
-            self.floe("cp", src, self.uri("big/"))
+            up = self.floe("cp", src, self.uri("big/"))
+            self.assertEqual(up.stderr, b"")  # no progress bar: stderr is not a terminal
             st = self.stat_json("big/big.bin")
             self.assertEqual(st["size"], len(data))
             self.floe("cp", self.uri("big/big.bin"), os.path.join(d, "back.bin"))
@@ -351,6 +354,36 @@ class CliCases(unittest.TestCase):
             self.floe("put", self.uri("big/stdin.bin"), input=data)
             self.assertEqual(hashlib.sha256(self.floe("cat", self.uri("big/stdin.bin")).stdout).hexdigest(), digest)
             self.assertFalse(any(n.startswith("back.bin.floe-") for n in os.listdir(d)))
+            # On a terminal the same download draws a bar; a small one does not.
+            self.assertIn(b"%", self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "tty.bin")))
+            self.floe("put", self.uri("big/small"), input=b"small")
+            self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/small"), os.path.join(d, "small")), b"")
+
+    def stderr_on_terminal(self, *args):
+        master, slave = pty.openpty()
+        chunks = []
+        reader = threading.Thread(target=lambda: self.drain(master, chunks))
+        reader.start()
+        try:
+            r = subprocess.run([FLOE, "--endpoint-url", self.target.endpoint] + list(args), stdout=subprocess.PIPE,
+                               stderr=slave, env=self.env(), timeout=120)
+        finally:
+            os.close(slave)
+            reader.join(timeout=30)
+            os.close(master)
+        self.assertEqual(r.returncode, 0)
+        return b"".join(chunks)
+
+    @staticmethod
+    def drain(fd, chunks):
+        while True:
+            try:
+                b = os.read(fd, 4096)
+            except OSError:  # EIO once the last writer closed the terminal
+                return
+            if not b:
+                return
+            chunks.append(b)
 
     def test_cp_recursive_both_ways(self):
         with tempfile.TemporaryDirectory() as d:
