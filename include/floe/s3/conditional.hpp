@@ -46,6 +46,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -121,17 +122,25 @@ class write_quirks {
   /// "unquoted If-Match on writes" is in force for this endpoint.
   FLOE_DECL bool unquoted_if_match(std::string const& endpoint) const;
   FLOE_DECL void set_unquoted_if_match(std::string const& endpoint, bool on);
+  /// Whether the endpoint honours If-Match on DeleteObject (nullopt: not
+  /// probed yet). Ceph RGW 16.2 ignores it and deletes unconditionally.
+  FLOE_DECL std::optional<bool> honours_delete_if_match(std::string const& endpoint) const;
+  FLOE_DECL void set_honours_delete_if_match(std::string const& endpoint, bool on);
   /// The process-wide memory used by the functions below.
   FLOE_DECL static write_quirks& shared();
 
  private:
   mutable std::mutex mutex_;
   std::map<std::string, bool, std::less<>> unquoted_;
+  std::map<std::string, bool, std::less<>> delete_if_match_;
 };
 
 /// The key a client's endpoint is remembered under: "scheme://authority/base"
 /// for a custom endpoint, "aws:<region>" otherwise.
 FLOE_DECL std::string endpoint_key(client const& c);
+
+/// The key the conditional-delete probe names (never written).
+inline constexpr std::string_view delete_probe_key = ".floe/conditional-delete-probe";
 
 namespace detail {
 FLOE_DECL boost::asio::awaitable<result<write_outcome>> put_conditional(client& c, std::string const& bucket,
@@ -168,6 +177,15 @@ auto async_put_conditional(client& c, std::string_view bucket, std::string_view 
 
 /// DeleteObject with If-Match: `etag` (quoted or not). Completes with
 /// result<write_outcome> (written with an empty etag when deleted).
+/// Some stores ignore If-Match on DeleteObject and delete regardless (Ceph
+/// RGW 16.2). So the first conditional delete on an endpoint probes it: a
+/// DeleteObject with a made-up If-Match on the key `delete_probe_key` of the
+/// same bucket, which does not exist. A store that honours the condition
+/// answers 412 or 404; one that answers 2xx ignores it, and every
+/// conditional delete there fails with errc::unsupported instead of
+/// deleting unconditionally. (On a versioned bucket of such a store the
+/// probe leaves a delete marker on that key.) The answer is remembered per
+/// endpoint (write_quirks).
 /// Cancellation and lifetimes as async_put_conditional.
 template <class Token = boost::asio::deferred_t>
 auto async_delete_if_match(client& c, std::string_view bucket, std::string_view key, std::string_view etag,

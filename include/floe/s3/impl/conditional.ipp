@@ -116,6 +116,18 @@ FLOE_DECL void write_quirks::set_unquoted_if_match(std::string const& endpoint, 
     unquoted_.erase(endpoint);
 }
 
+FLOE_DECL std::optional<bool> write_quirks::honours_delete_if_match(std::string const& endpoint) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = delete_if_match_.find(endpoint);
+  if (it == delete_if_match_.end()) return std::nullopt;
+  return it->second;
+}
+
+FLOE_DECL void write_quirks::set_honours_delete_if_match(std::string const& endpoint, bool on) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  delete_if_match_[endpoint] = on;
+}
+
 FLOE_DECL write_quirks& write_quirks::shared() {
   static write_quirks q;
   return q;
@@ -195,6 +207,31 @@ FLOE_DECL boost::asio::awaitable<result<write_outcome>> delete_if_match(client& 
     co_return e;
   }
   std::string const ep = endpoint_key(c);
+  auto honoured = quirks.honours_delete_if_match(ep);
+  if (!honoured) {
+    delete_params probe;
+    probe.if_match = "0f1e2d3c4b5a69788796a5b4c3d2e1f0";
+    std::string const probe_key(delete_probe_key);
+    auto pr = co_await c.async_delete_object(bucket, probe_key, probe, asio::use_awaitable);
+    if (pr) {
+      honoured = false;
+    } else if (pr.error().code == errc::precondition_failed || pr.error().code == errc::not_found) {
+      honoured = true;
+    } else {
+      error e = pr.error();
+      e.diag.message = "probing whether the store honours If-Match on DeleteObject: " + e.diag.message;
+      co_return e;
+    }
+    quirks.set_honours_delete_if_match(ep, *honoured);
+  }
+  if (!*honoured) {
+    error e(errc::unsupported, std::string("this store does not support ") + std::string(feature) +
+                                   ": it ignores the condition and deletes regardless (a probe DeleteObject with a "
+                                   "made-up If-Match on a missing key succeeded); not deleting unconditionally");
+    e.diag.operation = "DeleteObject";
+    e.diag.resource = bucket + "/" + key;
+    co_return e;
+  }
   bool const unquoted = quirks.unquoted_if_match(ep);
   delete_params dp;
   dp.if_match = etag;
