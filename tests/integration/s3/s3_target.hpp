@@ -14,6 +14,7 @@
 #include "proxy_control.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,6 +51,7 @@ class proxy_process {
     pid_ = ::fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // never outlive a test program that crashed
       ::dup2(fds[1], 1);
       ::close(fds[0]);
       ::close(fds[1]);
