@@ -49,7 +49,7 @@ constexpr std::array<option_spec, 20> options{{
     {"if-none-match", 0, true, opt_id::if_none_match, "put stat"},
     {"expires", 0, true, opt_id::expires, "presign"},
     {"method", 0, true, opt_id::method, "presign"},
-    {"concurrency", 0, true, opt_id::concurrency, "cp rm"},
+    {"concurrency", 0, true, opt_id::concurrency, "cp"},
 }};
 
 struct verb_spec {
