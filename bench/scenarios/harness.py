@@ -49,20 +49,44 @@ class Child:
         raise RuntimeError(f"no JSON from child: {self.err.decode(errors='replace')[-2000:]}")
 
 
-def run(cmd, env=None, stdout=subprocess.PIPE, check=True):
+def timed(cmd, work):
+    """cmd under GNU time: its own CPU and peak RSS. (A child forked from this
+    Python process inherits its RSS high-water mark in wait4's ru_maxrss, so
+    the small `time` process stands between them.)"""
+    fd, path = tempfile.mkstemp(prefix="rusage-", dir=work)
+    os.close(fd)
+    return ["/usr/bin/time", "-f", "%U %S %M", "-o", path] + list(cmd), path
+
+
+def rusage_of(path):
+    with open(path) as f:
+        last = f.read().split("\n")
+    os.unlink(path)
+    fields = [ln for ln in last if ln.strip()][-1].split()
+    return float(fields[0]) + float(fields[1]), int(fields[2])
+
+
+def run(cmd, env=None, stdout=subprocess.PIPE, check=True, work=None):
     """Runs cmd; returns its output with its wall time, CPU and peak RSS."""
+    full, ru_path = timed(cmd, work or tempfile.gettempdir())
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.PIPE)
+    p = subprocess.Popen(full, env=env, stdout=stdout, stderr=subprocess.PIPE)
     err = []
     t = threading.Thread(target=lambda: err.append(p.stderr.read()))
     t.start()
     out = p.stdout.read() if stdout == subprocess.PIPE else b""
     t.join()
-    # Reaped here, not by Popen: wait4 gives this child's own rusage.
+    # CPU from wait4 (µs resolution; `time` adds its own ~1 ms), peak RSS
+    # from `time`'s report on its child alone.
     _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - t0
     p.returncode = os.waitstatus_to_exitcode(status)
-    c = Child(out, err[0], p.returncode, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss)
+    wall = time.perf_counter() - t0
+    cpu = ru.ru_utime + ru.ru_stime
+    try:
+        _, rss = rusage_of(ru_path)
+    except (OSError, IndexError, ValueError):
+        rss = 0
+    c = Child(out, err[0], p.returncode, wall, cpu, rss)
     if check and c.rc != 0:
         raise RuntimeError(f"{cmd[0]} failed ({c.rc}): {c.err.decode(errors='replace')[-2000:]}")
     return c
@@ -70,17 +94,18 @@ def run(cmd, env=None, stdout=subprocess.PIPE, check=True):
 
 def first_byte_ms(cmd, env):
     """Process start to the first byte of the object on its stdout."""
+    full, ru_path = timed(cmd, tempfile.gettempdir())
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p = subprocess.Popen(full, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     b = p.stdout.read(1)
     t = time.perf_counter() - t0
     rest = p.stdout.read()
     p.stderr.read()
-    _, status, ru = os.wait4(p.pid, 0)
-    p.returncode = os.waitstatus_to_exitcode(status)
-    if not b or os.waitstatus_to_exitcode(status) != 0 or len(b + rest) != 1024:
+    p.wait()
+    _, rss = rusage_of(ru_path)
+    if not b or p.returncode != 0 or len(b + rest) != 1024:
         raise RuntimeError(f"{cmd[0]}: no object on stdout")
-    return t * 1e3, ru.ru_maxrss
+    return t * 1e3, rss
 
 
 def free_port():
@@ -131,6 +156,8 @@ class Harness:
         })
         self.env = env
         self.floe = os.path.join(self.build, "src/cli/floe")
+        # A failure is reported, not retried for minutes.
+        self.rclone_quiet = ["--retries", "1", "--low-level-retries", "1"]
         self.floe_args = [self.floe, "--endpoint-url", self.ep, "--region", "us-east-1", "--path-style"]
 
     # ---------------------------------------------------------------- setup
@@ -217,8 +244,10 @@ class Harness:
         print(f"bench: {scenario:24} {tool:28} {shown}", file=sys.stderr, flush=True)
 
     def attempt(self, scenario, tool, fn):
+        t0 = time.perf_counter()
         try:
             fn()
+            print(f"bench:   ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
         except Exception as e:  # a peer that fails is reported, the run goes on
             msg = str(e).strip().splitlines()[-1][:300] if str(e).strip() else type(e).__name__
             self.record(scenario, tool, error=msg)
@@ -261,8 +290,8 @@ class Harness:
         return len(files)
 
     # ------------------------------------------------------------ the limit
-    def wrk(self, path, conns, script=None):
-        cmd = ["wrk", "-t1", f"-c{conns}", f"-d{self.secs}s", "--timeout", "60s"]
+    def wrk(self, path, conns, script=None, secs=None):
+        cmd = ["wrk", "-t1", f"-c{conns}", f"-d{secs or self.secs}s", "--timeout", "60s"]
         if script:
             cmd += ["-s", script]
         c = run(cmd + [f"{self.ep}{path}"], self.env)
@@ -315,7 +344,7 @@ class Harness:
         with open(cfg, "w") as f:
             f.write('write-out = "%{http_code}\\n"\n')
             for i in range(n):
-                if op == "get":
+                if op == "GET":
                     f.write(f'url = "{self.ep}/bench/1k"\noutput = "/dev/null"\n')
                 else:
                     f.write(f'url = "{self.ep}/bench/{prefix}/{i}"\nupload-file = "{self.put_body}"\n'
@@ -330,7 +359,7 @@ class Harness:
             ok = sum(1 for x in codes if x in ("200", "201", "204"))
             if ok != n:
                 raise RuntimeError(f"{n - ok} of {n} requests failed")
-            if op == "put":
+            if op == "PUT":
                 self.check_small_puts(prefix, n)
             self.record(sc, f"curl --aws-sigv4{' --parallel' if par > 1 else ''}", rps=n / c.wall,
                         cpu_us_per_req=c.cpu * 1e6 / n, peak_rss_mib=c.rss_kib / 1024)
@@ -339,11 +368,11 @@ class Harness:
     def rclone_small(self, sc, op, par):
         n = self.n_small
         flags = ["--transfers", str(par), "--checkers", str(par), "--ignore-checksum", "--no-check-dest",
-                 "--s3-no-check-bucket", "--s3-no-head", "-q", "--retries", "1", "--low-level-retries", "1"]
+                 "--s3-no-check-bucket", "--s3-no-head", "-q"] + self.rclone_quiet
         tool = f"rclone --transfers {par}"
 
         def go():
-            if op == "get":
+            if op == "GET":
                 lst = os.path.join(self.work, "rclone-files")
                 with open(lst, "w") as f:
                     f.write("".join(f"{i:04d}\n" for i in range(n)))
@@ -370,7 +399,7 @@ class Harness:
         for par in (1, 64):
             sc = f"{op} 1 KiB, {'sequential' if par == 1 else 'concurrent'}"
             # The limit first: wrk, 1 connection, and 16 (the issue's figure) for the concurrent case.
-            if op == "get":
+            if op == "GET":
                 conns = (1,) if par == 1 else (16, 64)
                 for c in conns:
                     self.attempt(sc, f"wrk -c{c}", lambda c=c: self.record(
@@ -384,20 +413,20 @@ class Harness:
                     self.attempt(sc, f"wrk -c{c}", lambda c=c: self.record(
                         sc, f"wrk -c{c}", rps=self.wrk("/bench/put/wrk", c, lua)[0]))
             nf = self.n_floe if par == 1 else self.n_floe * 2
-            if op == "put":
+            if op == "PUT":
                 nf //= 2
             prefix = f"put/floe-{par}"
             self.lib_small(sc, "floe (s3::client)",
-                           [bs3, op, self.ep, "bench", prefix if op == "put" else key, str(nf), str(par)],
-                           put_prefix=prefix if op == "put" else None)
-            if op == "get":
+                           [bs3, op.lower(), self.ep, "bench", prefix if op == "PUT" else key, str(nf), str(par)],
+                           put_prefix=prefix if op == "PUT" else None)
+            if op == "GET":
                 self.lib_small(sc, "floe http::client, unsigned", [bhttp, f"{self.ep}/bench/1k", str(nf), str(par)])
             self.curl_small(sc, op, par)
             for tool, cmd in (("boto3", b3), ("js-sdk-v3", js)):
                 prefix = f"put/{tool}-{par}"
                 self.lib_small(sc, tool if par == 1 else f"{tool} ({'threads' if tool == 'boto3' else 'promises'} {par})",
-                               cmd + [op, self.ep, prefix if op == "put" else key, str(self.n_small), str(par)],
-                               put_prefix=prefix if op == "put" else None, n=self.n_small)
+                               cmd + [op.lower(), self.ep, prefix if op == "PUT" else key, str(self.n_small), str(par)],
+                               put_prefix=prefix if op == "PUT" else None, n=self.n_small)
             self.rclone_small(sc, op, par)
 
     def big_get(self):
@@ -405,7 +434,7 @@ class Harness:
             sc = f"GET {self.big // MiB} MiB to {dest_kind}"
             dest = "/dev/null" if dest_kind == "/dev/null" else os.path.join(self.work, "big-dest")
             if dest_kind == "/dev/null":
-                self.attempt(sc, "wrk -c1", lambda: self.record(sc, "wrk -c1", mb_per_s=self.wrk("/bench/1g", 1)[1] / 1e6))
+                self.attempt(sc, "wrk -c1", lambda: self.record(sc, "wrk -c1", mb_per_s=self.wrk("/bench/1g", 1, secs=2 * self.secs)[1] / 1e6))
 
             def check():
                 if dest != "/dev/null":
@@ -442,10 +471,18 @@ class Harness:
             lib("js-sdk-v3", ["node", os.path.join(BENCH, "peers", "js_bench.cjs"), "big-get", self.ep, "1g", dest])
             if dest_kind == "/dev/null":
                 cli("rclone cat", ["rclone", "cat", "bench:bench", "--files-from", self.one_list("1g"),
-                                   "--no-traverse", "--ignore-checksum", "-q"], True)
+                                   "--no-traverse", "--ignore-checksum", "-q"] + self.rclone_quiet, True)
             else:
-                cli("rclone copyto", ["rclone", "copyto", "bench:bench/1g", dest, "--ignore-checksum", "-q",
-                                      "--s3-no-head-object"], False)
+                # (rclone copyto of one key lists its folder: --files-from avoids the listing)
+                def rclone_file():
+                    d = os.path.join(self.work, "rclone-big")
+                    c = run(["rclone", "copy", "bench:bench", d, "--files-from", self.one_list("1g"), "--no-traverse",
+                             "--ignore-checksum", "--no-check-dest", "-q"] + self.rclone_quiet, self.env)
+                    os.rename(os.path.join(d, "1g"), dest)
+                    check()
+                    self.record(sc, "rclone copy", mb_per_s=self.big / c.wall / 1e6, cpu_s=c.cpu,
+                                peak_rss_mib=c.rss_kib / 1024)
+                self.attempt(sc, "rclone copy", rclone_file)
 
     def big_put(self):
         sc = f"PUT {self.big // MiB} MiB (multipart)"
@@ -468,7 +505,7 @@ class Harness:
                                       "up/js"], "up/js", lib=True)
         one("rclone copyto", ["rclone", "copyto", src, "bench:bench/up/rclone", "--ignore-checksum", "-q",
                               "--s3-no-check-bucket", "--s3-no-head", "--s3-disable-checksum",
-                              "--s3-chunk-size", "16M", "--s3-upload-concurrency", "4"], "up/rclone")
+                              "--s3-chunk-size", "16M", "--s3-upload-concurrency", "4"] + self.rclone_quiet, "up/rclone")
 
     def one_list(self, key):
         p = os.path.join(self.work, f"list-{key}")
@@ -484,7 +521,8 @@ class Harness:
             ("curl --aws-sigv4", ["curl", "-s", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", f"{AK}:{SK}",
                                   f"{self.ep}/bench/1k"]),
             # (rclone cat of one key lists its folder: --files-from avoids the listing)
-            ("rclone cat", ["rclone", "cat", "bench:bench", "--files-from", self.one_list("1k"), "--no-traverse", "-q"]),
+            ("rclone cat", ["rclone", "cat", "bench:bench", "--files-from", self.one_list("1k"), "--no-traverse", "-q"]
+             + self.rclone_quiet),
             ("aws s3 cp -", ["aws", "--endpoint-url", self.ep, "s3", "cp", "s3://bench/1k", "-"]),
         ]
         for tool, cmd in tools:
