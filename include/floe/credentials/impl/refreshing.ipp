@@ -84,12 +84,9 @@ FLOE_DECL void refreshing_provider::do_async_get(boost::asio::any_completion_han
         done.push_back({std::move(handler), std::move(ex), unavailable()});
         break;
       case refresh::get_action::wait: {
-        waiter w;
-        w.id = next_waiter_++;
-        w.fetch_id = d.fetch_id;
-        w.slot = boost::asio::get_associated_cancellation_slot(handler);
-        w.handler = std::move(handler);
-        w.ex = std::move(ex);
+        // Built in place: Boost 1.81's any_completion_handler move assignment recurses.
+        auto slot = boost::asio::get_associated_cancellation_slot(handler);
+        waiter w{next_waiter_++, d.fetch_id, std::move(handler), std::move(ex), slot};
         if (w.slot.is_connected()) {
           std::weak_ptr<refreshing_provider> weak = weak_from_this();
           auto const id = w.id;
