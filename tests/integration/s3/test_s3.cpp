@@ -859,3 +859,74 @@ TEST_CASE("a multipart upload cancelled while its parts are in flight is aborted
   REQUIRE(!h.has_value());
   CHECK(h.error().code == errc::not_found);
 }
+
+TEST_CASE("a 200 reply with an <Error> body on CopyObject and on UploadPartCopy is an error") {
+  proxy_scope px;
+  asio::io_context io;
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.multipart_copy_threshold = 5u << 20;
+  cfg.copy_part_size = 5u << 20;
+  cfg.http.retry.max_attempts = 1;
+  auto c = make_client(io, cfg);
+  bucket_guard b(io, *c, "copyerr");
+  REQUIRE_OK(put(io, *c, b.name, "small", "small source"));
+  temp_dir dir;
+  auto const src = dir.file("src");
+  write_pattern_file(src, 6u << 20, 8);
+  auto uf = c->async_upload_file(b.name, "large", src, asio::use_future);
+  REQUIRE_OK(finish(io, uf, 120s));
+  auto& ctl = s3_target::get().control;
+  // Whitespace first, as S3 sends to keep a long copy's connection alive.
+  std::string const error_body =
+      "  \n   \n<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message>"
+      "<RequestId>COPYREQ</RequestId><HostId>H</HostId></Error>";
+  int const rule = ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + b.name +
+                                R"(/dst", "headers_present": ["x-amz-copy-source"]}, "action": {"type": "reply", "when": "after", "status": 200, "headers": {"Content-Type": "application/xml"}, "body": )" +
+                                json_str(error_body) + "}}");
+  floe::s3::copy_params cp;
+  cp.source_bucket = b.name;
+  cp.source_key = "small";
+  cp.bucket = b.name;
+  cp.key = "dst-small";
+  auto cf = c->async_copy_object(cp, asio::use_future);
+  auto r = finish(io, cf);
+  REQUIRE(!r.has_value());
+  CHECK(r.error().code == errc::throttled);
+  CHECK(r.error().diag.code == "SlowDown");
+  CHECK(r.error().diag.operation == "CopyObject");
+  CHECK(r.error().diag.request_id == "COPYREQ");
+
+  cp.source_key = "large";
+  cp.key = "dst-large";
+  auto lf = c->async_copy_object(cp, asio::use_future);
+  auto l = finish(io, lf, 120s);
+  REQUIRE(!l.has_value());
+  CHECK(l.error().diag.code == "SlowDown");
+  CHECK(l.error().diag.operation == "UploadPartCopy");
+  CHECK(ctl.rule_counter(rule, "fired") >= 2);
+}
+
+TEST_CASE("DeleteObjects reports the keys the store could not delete") {
+  proxy_scope px;
+  asio::io_context io;
+  auto c = make_client(io);
+  bucket_guard b(io, *c, "delerr");
+  std::vector<std::string> keys{"a", "b & c", "d"};
+  for (auto const& k : keys) REQUIRE_OK(put(io, *c, b.name, k, "x"));
+  auto& ctl = s3_target::get().control;
+  std::string const reply =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DeleteResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+      "<Error><Key>b &amp; c</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error></DeleteResult>";
+  int const rule = ctl.add_rule(R"({"match": {"method": "POST", "path": "^/)" + b.name +
+                                R"(/?$", "query": "^delete$"}, "trigger": {"nth": [1]}, "action": {"type": "reply", "when": "after", "status": 200, "headers": {"Content-Type": "application/xml"}, "body": )" +
+                                json_str(reply) + "}}");
+  auto df = c->async_delete_objects(b.name, keys, asio::use_future);
+  auto d = finish(io, df);
+  REQUIRE_OK(d);
+  CHECK(ctl.rule_counter(rule, "fired") == 1);
+  REQUIRE(d->errors.size() == 1);
+  CHECK(d->errors[0].key == "b & c");
+  CHECK(d->errors[0].code == "AccessDenied");
+  std::sort(d->deleted.begin(), d->deleted.end());
+  CHECK(d->deleted == std::vector<std::string>{"a", "d"});
+}
