@@ -114,6 +114,11 @@ struct update_config {
   /// Back-off after a conflict: random(0,1) x min(base x 2^n, max).
   std::chrono::milliseconds backoff_base{10};
   std::chrono::milliseconds backoff_max{1000};
+  /// When the high-water map cannot account for an ambiguous write, read
+  /// again this many times (after base x 2^n back-off) before reporting
+  /// unknown_outcome: a store may show a new version before its metadata
+  /// (moto does, for a moment).
+  unsigned undecided_rereads = 3;
   /// Entries kept in the high-water map (1..64).
   std::size_t max_writers = 32;
   /// Content-Type of the written object (empty: none sent).
@@ -201,6 +206,7 @@ class update_machine {
   update_fn const& fn_;
   time_point start_;
   std::uint64_t first_seq_ = 0;  // first sequence number this update may use; 0 before the first read
+  unsigned undecided_ = 0;       // re-reads made because the map could not tell
   std::vector<open_write> open_;
   write_request write_;
   std::chrono::nanoseconds sleep_{0};

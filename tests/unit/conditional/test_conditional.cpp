@@ -516,6 +516,28 @@ TEST_CASE("update_machine: ambiguous replies are resolved by the high-water map"
     CHECK(r.error().code == errc::unknown_outcome);
     CHECK(r.error().diag.message.find("outside floe") != std::string::npos);
     CHECK(r.error().diag.attempt == 1);
+    CHECK(m.outcome().error().diag.attempt == 1);
+  }
+  SUBCASE("a version seen before its metadata (moto): read again, then resolved") {
+    fake_store s;
+    std::uint64_t seqA = 1, seqB = 1;
+    update_machine m("wA", seqA, cfg, fn, now);
+    std::vector<std::pair<std::string, std::string>> hidden;
+    auto r = drive(s, m, [](unsigned n) { return n == 0 ? fault::lost_after_apply : fault::none; }, now,
+                   [&](unsigned reads) {
+                     if (reads == 1) {  // B writes on top; its metadata shows up one read late
+                       update_machine mb("wB", seqB, cfg, fn, now);
+                       REQUIRE(drive(s, mb, {}, now).has_value());
+                       hidden = std::move(s.metadata);
+                       s.metadata.clear();
+                     } else if (reads == 2) {
+                       s.metadata = hidden;
+                     }
+                   });
+    REQUIRE(r.has_value());
+    CHECK(r->confirmed_by_reread);
+    CHECK(r->reads == 3);
+    CHECK(s.body == "2");
   }
   SUBCASE("this writer's entry was evicted: unknown_outcome") {
     fake_store s;

@@ -183,6 +183,14 @@ FLOE_DECL update_machine::step update_machine::on_read(result<object_state> r, t
       continue;
     }
     bool const map_says_no = map && (mine.has_value() || !map->trimmed);
+    if (!map_says_no && undecided_ < cfg_.undecided_rereads) {
+      retry::standard_params bp;
+      bp.base_delay = cfg_.backoff_base;
+      bp.max_backoff = cfg_.backoff_max;
+      sleep_ = retry::backoff(bp, undecided_, 1.0);
+      ++undecided_;
+      return step::sleep;  // then read again
+    }
     if (!map_says_no) {
       std::string why = !obj.exists          ? "the object was deleted since"
                         : !map_problem.empty() ? map_problem
