@@ -8,6 +8,10 @@
 //   bench_s3 get ENDPOINT BUCKET KEY N INFLIGHT
 //   bench_s3 put ENDPOINT BUCKET PREFIX N INFLIGHT     (keys PREFIX/0 .. PREFIX/N-1)
 //
+// With FLOE_BENCH_TRACE_ALLOCS=1 in the environment, every allocation of the
+// measured part prints its call stack to stderr (raw frames; pipe through
+// c++filt): run it with N=1 to see where one warm request allocates.
+//
 // Credentials come from the environment (AWS_ACCESS_KEY_ID, ...); the
 // endpoint is path style. Every request is signed (SigV4, warm key cache);
 // PUT bodies are signed as UNSIGNED-PAYLOAD or hashed as the client decides.
@@ -17,7 +21,9 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 
+#include <execinfo.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -37,31 +43,48 @@ void __libc_free(void*);
 
 namespace {
 std::atomic<std::uint64_t> g_allocs{0};
+std::atomic<bool> g_trace{false};
+thread_local bool t_in_trace = false;
+
+// backtrace_symbols_fd writes without allocating; backtrace() may allocate
+// once (loading the unwinder), hence the re-entry guard.
+void count_alloc(char const* what, std::size_t n) {
+  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  if (!g_trace.load(std::memory_order_relaxed) || t_in_trace) return;
+  t_in_trace = true;
+  void* frames[24];
+  int const depth = backtrace(frames, 24);
+  char line[64];
+  int const len = std::snprintf(line, sizeof line, "== %s %zu\n", what, n);
+  if (len > 0) (void)!::write(2, line, static_cast<std::size_t>(len));
+  if (depth > 2) backtrace_symbols_fd(frames + 2, depth - 2, 2);
+  t_in_trace = false;
 }
+}  // namespace
 
 extern "C" {
 void* malloc(std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  count_alloc("malloc", n);
   return __libc_malloc(n);
 }
 void* calloc(std::size_t n, std::size_t m) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  count_alloc("calloc", n * m);
   return __libc_calloc(n, m);
 }
 void* realloc(void* p, std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  count_alloc("realloc", n);
   return __libc_realloc(p, n);
 }
 void* aligned_alloc(std::size_t a, std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  count_alloc("aligned_alloc", n);
   return __libc_memalign(a, n);
 }
 void* memalign(std::size_t a, std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  count_alloc("memalign", n);
   return __libc_memalign(a, n);
 }
 int posix_memalign(void** out, std::size_t a, std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
+  count_alloc("posix_memalign", n);
   *out = __libc_memalign(a, n);
   return *out ? 0 : 12;  // ENOMEM
 }
@@ -162,10 +185,12 @@ int main(int argc, char** argv) {
 
   std::uint64_t const per_lane = n / inflight;
   auto const allocs0 = g_allocs.load();
+  if (char const* t = std::getenv("FLOE_BENCH_TRACE_ALLOCS"); t && *t == '1') g_trace = true;
   auto const cpu0 = cpu_seconds();
   auto const t0 = std::chrono::steady_clock::now();
   for (unsigned l = 0; l < inflight; ++l) asio::co_spawn(io, run_lane(c, j, per_lane), asio::detached);
   io.run();
+  g_trace = false;
   auto const secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   auto const total = static_cast<double>(per_lane * inflight);
   std::printf("{\"op\": \"%s\", \"inflight\": %u, \"requests\": %llu, \"rps\": %.0f, \"cpu_us_per_req\": %.2f, "
