@@ -75,6 +75,11 @@ class provider {
   /// provider cannot do better and ignores it.
   virtual void invalidate(std::uint64_t generation) noexcept = 0;
 
+  /// A request that had been rejected as stale with an older generation
+  /// succeeded when resent with `generation`: the refresh cured it. A
+  /// refreshing provider resets its forced-refresh back-off; others ignore it.
+  virtual void confirm(std::uint64_t generation) noexcept { (void)generation; }
+
   /// Whether invalidate can lead to different credentials. The error
   /// classifier treats a bodiless or AccessDenied 403 as stale credentials
   /// only for refreshable sources, and a client retries after a stale

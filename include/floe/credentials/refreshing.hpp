@@ -107,7 +107,7 @@ class refreshing_provider final : public provider, public std::enable_shared_fro
   FLOE_DECL std::string describe() const override;
 
   /// A request rejected with an older generation succeeded with `generation`.
-  FLOE_DECL void confirm(std::uint64_t generation) noexcept;
+  FLOE_DECL void confirm(std::uint64_t generation) noexcept override;
 
   /// Whether an invalidation now would be declined (forced back-off in
   /// force), and until when.

@@ -193,6 +193,8 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
                                                          http::response& res) {
   namespace asio = boost::asio;
   bool auth_retried = false;
+  std::uint64_t stale_generation = 0;
+  std::optional<error> stale_error;  // the reply that made us invalidate, to report if nothing better comes
   bool redirected = false;
   bool const refreshable = provider_->refreshable();
   req.operation = std::string(op.operation);
@@ -222,6 +224,16 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     auto got = co_await provider_->async_get(asio::use_awaitable);
     if (!got) co_return detail::with_context(got.error(), op);
     credentials::credentials creds = std::move(*got);
+    if (auth_retried && creds.generation == stale_generation && stale_error) {
+      // The provider declined the invalidation (its forced refreshes are
+      // backing off after curing nothing): resending with the same keys
+      // would only meet the same 403. Fail at once, naming the source.
+      error e = std::move(*stale_error);
+      e.diag.message += e.diag.message.empty() ? "" : "; ";
+      e.diag.message += "credentials from " + provider_->describe() +
+                        " were refreshed recently without curing this; not retried while that refresh backs off";
+      co_return e;
+    }
 
     std::string payload_hash = op.payload_hash;
     if (payload_hash.empty()) {
@@ -280,15 +292,42 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
       return errors::describe_reply(facts_of(rs), rs.body, {}).what.outcome;
     };
 
+    auto reply_error = [&]() -> error {
+      auto const resource = op.resource();
+      errors::reply_ids ids;
+      ids.request_id = res.headers.get("x-amz-request-id");
+      ids.host_id = res.headers.get("x-amz-id-2");
+      ids.operation = op.operation;
+      ids.resource = resource;
+      ids.attempt = res.attempts;
+      auto report = errors::describe_reply(facts_of(res), res.body, ids);
+      if (!report.err.code) report.err.code = errc::service_error;  // never a silent success
+      // Ceph sends SignatureDoesNotMatch with an empty message; say what to check.
+      if (report.err.diag.code == "SignatureDoesNotMatch" && report.err.diag.message.empty()) {
+        report.err.diag.message = "the store computed another signature for this request: check the secret access key";
+        if (!creds.source.empty()) report.err.diag.message += " (credentials from " + creds.source + ")";
+      }
+      if (res.retry_stop == errc::unknown_outcome) report.err.code = errc::unknown_outcome;
+      return std::move(report.err);
+    };
+
     res.clear();
     error sent = co_await http_.async_send(ep, req, res, asio::use_awaitable);
     if (sent.code) co_return detail::with_context(std::move(sent), op);
-    if (res.kind == errors::kind::success) co_return error{};
+    if (res.kind == errors::kind::success) {
+      // A 403 that fresh credentials cured: the provider's forced-refresh
+      // back-off can reset.
+      if (auth_retried && creds.generation != stale_generation) provider_->confirm(creds.generation);
+      co_return error{};
+    }
 
     bool const can_resend = req.body.replayable();
     if (res.kind == errors::kind::stale_credentials && refreshable && !auth_retried && can_resend) {
       // The generation that signed this is bad; the next get waits for a
-      // fetch started after this point. Once per operation.
+      // fetch started after this point. Once per operation, outside the
+      // retry quota and with no back-off timer.
+      stale_generation = creds.generation;
+      stale_error = reply_error();
       provider_->invalidate(creds.generation);
       auth_retried = true;
       continue;
@@ -300,22 +339,7 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
         continue;
       }
     }
-    auto const resource = op.resource();
-    errors::reply_ids ids;
-    ids.request_id = res.headers.get("x-amz-request-id");
-    ids.host_id = res.headers.get("x-amz-id-2");
-    ids.operation = op.operation;
-    ids.resource = resource;
-    ids.attempt = res.attempts;
-    auto report = errors::describe_reply(facts_of(res), res.body, ids);
-    if (!report.err.code) report.err.code = errc::service_error;  // never a silent success
-    // Ceph sends SignatureDoesNotMatch with an empty message; say what to check.
-    if (report.err.diag.code == "SignatureDoesNotMatch" && report.err.diag.message.empty()) {
-      report.err.diag.message = "the store computed another signature for this request: check the secret access key";
-      if (!creds.source.empty()) report.err.diag.message += " (credentials from " + creds.source + ")";
-    }
-    if (res.retry_stop == errc::unknown_outcome) report.err.code = errc::unknown_outcome;
-    co_return std::move(report.err);
+    co_return reply_error();
   }
 }
 
