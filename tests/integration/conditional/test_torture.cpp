@@ -22,6 +22,7 @@
 #include <doctest/doctest.h>
 
 #include <charconv>
+#include <map>
 #include <cstdio>
 #include <random>
 #include <string_view>
@@ -61,6 +62,10 @@ std::optional<std::string> increment(std::optional<std::string_view> old) {
 struct writer_stats {
   unsigned updates = 0, attempts = 0, conflicts = 0, unknown = 0, confirmed = 0;
   std::string failure;
+  // Each update's written body and how it was known to land: two updates
+  // that both wrote the same value mean the store accepted two conditional
+  // writes on one base (or one was wrongly confirmed by a re-read).
+  std::vector<std::pair<std::string, bool>> written;
 };
 
 constexpr int writers = 16;
@@ -110,6 +115,7 @@ std::string run_torture(std::string const& what, std::vector<writer_stats>& stat
             st.conflicts += r->conflicts;
             st.unknown += r->unknown;
             st.confirmed += r->confirmed_by_reread ? 1 : 0;
+            st.written.emplace_back(r->body, r->confirmed_by_reread);
           }
           --running;
         },
@@ -144,6 +150,16 @@ void report(std::vector<writer_stats> const& stats) {
     conflicts += s.conflicts;
     unknown += s.unknown;
     confirmed += s.confirmed;
+  }
+  std::map<std::string, std::vector<std::string>> by_value;
+  for (std::size_t i = 0; i < stats.size(); ++i)
+    for (auto const& [body, by_reread] : stats[i].written)
+      by_value[body].push_back("w" + std::to_string(i) + (by_reread ? " (confirmed by re-read)" : " (200)"));
+  for (auto const& [body, who] : by_value) {
+    if (who.size() < 2) continue;
+    std::string list;
+    for (auto const& w : who) list += " " + w;
+    FAIL_CHECK("two updates both wrote " << body << ":" << list);
   }
   MESSAGE("write attempts " << attempts << ", conflicts " << conflicts << ", ambiguous replies " << unknown
                             << ", confirmed by re-read " << confirmed);
