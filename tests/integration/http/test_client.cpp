@@ -49,7 +49,7 @@ T finish(asio::io_context& io, std::future<T>& f, std::chrono::seconds limit = 2
   auto const deadline = std::chrono::steady_clock::now() + limit;
   while (f.wait_for(0s) != std::future_status::ready) {
     REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "operation did not complete in time");
-    io.run_one_for(50ms);
+    { if (io.stopped()) io.restart(); io.run_one_for(50ms); }
   }
   return f.get();
 }
@@ -257,7 +257,7 @@ TEST_CASE("cancelling an in-flight request completes it with operation_aborted")
   auto const deadline = std::chrono::steady_clock::now() + 10s;
   while (srv.control.rule_counter(rule, "held") == 0) {
     REQUIRE(std::chrono::steady_clock::now() < deadline);
-    io.run_one_for(20ms);
+    { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
   }
   CHECK(f.wait_for(0s) != std::future_status::ready);
   sig.emit(asio::cancellation_type::terminal);

@@ -46,7 +46,7 @@ T finish(asio::io_context& io, std::future<T>& f, std::chrono::seconds limit = 6
   auto const deadline = std::chrono::steady_clock::now() + limit;
   while (f.wait_for(0s) != std::future_status::ready) {
     if (std::chrono::steady_clock::now() > deadline) FAIL("operation did not complete in " << limit.count() << " s");
-    io.run_one_for(50ms);
+    { if (io.stopped()) io.restart(); io.run_one_for(50ms); }
   }
   return f.get();
 }
@@ -440,7 +440,7 @@ TEST_CASE("a resumed GET whose object changed in between fails and splices nothi
     auto pf = c2->async_put_object(b.name, "obj", body, asio::use_future);
     auto const deadline = std::chrono::steady_clock::now() + 60s;
     while (pf.wait_for(0s) != std::future_status::ready && std::chrono::steady_clock::now() < deadline)
-      io2.run_one_for(50ms);
+      { if (io2.stopped()) io2.restart(); io2.run_one_for(50ms); }
     if (pf.wait_for(0s) != std::future_status::ready) overwrite_error = "overwrite did not finish";
     else if (auto r = pf.get(); !r) overwrite_error = r.error().what();
   };
@@ -816,7 +816,7 @@ TEST_CASE("a multipart upload whose part fails is aborted on the store") {
   // The abort runs detached (it must also run after a cancellation): give it
   // the io_context until the proxy has seen it, bounded.
   auto const deadline = std::chrono::steady_clock::now() + 30s;
-  while (ctl.rule_counter(aborts, "fired") == 0 && std::chrono::steady_clock::now() < deadline) io.run_one_for(20ms);
+  while (ctl.rule_counter(aborts, "fired") == 0 && std::chrono::steady_clock::now() < deadline) { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
   CHECK(ctl.rule_counter(aborts, "fired") == 1);
   auto hf = c->async_head_object(b.name, "obj", asio::use_future);
   auto h = finish(io, hf);
@@ -844,14 +844,14 @@ TEST_CASE("a multipart upload cancelled while its parts are in flight is aborted
   auto uf = c->async_upload_file(b.name, "obj", src, asio::bind_cancellation_slot(cancel.slot(), asio::use_future));
   // Until a part's reply is held at the proxy (bounded), then cancel.
   auto deadline = std::chrono::steady_clock::now() + 60s;
-  while (ctl.rule_counter(hold, "held") == 0 && std::chrono::steady_clock::now() < deadline) io.run_one_for(20ms);
+  while (ctl.rule_counter(hold, "held") == 0 && std::chrono::steady_clock::now() < deadline) { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
   REQUIRE(ctl.rule_counter(hold, "held") >= 1);
   cancel.emit(asio::cancellation_type::terminal);
   auto u = finish(io, uf);
   REQUIRE(!u.has_value());
   CHECK(u.error().code == asio::error::operation_aborted);
   deadline = std::chrono::steady_clock::now() + 30s;
-  while (ctl.rule_counter(aborts, "fired") == 0 && std::chrono::steady_clock::now() < deadline) io.run_one_for(20ms);
+  while (ctl.rule_counter(aborts, "fired") == 0 && std::chrono::steady_clock::now() < deadline) { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
   CHECK(ctl.rule_counter(aborts, "fired") == 1);
   ctl.delete_rule(hold);  // releases what it held
   auto hf = c->async_head_object(b.name, "obj", asio::use_future);
