@@ -355,7 +355,7 @@ class CliCases(unittest.TestCase):
             self.assertEqual(hashlib.sha256(self.floe("cat", self.uri("big/stdin.bin")).stdout).hexdigest(), digest)
             self.assertFalse(any(n.startswith("back.bin.floe-") for n in os.listdir(d)))
             # On a terminal the same download draws a bar; a small one does not.
-            self.assertIn(b"%", self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "tty.bin")))
+            self.assertIn(b"download big.bin", self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "tty.bin")))
             self.floe("put", self.uri("big/small"), input=b"small")
             self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/small"), os.path.join(d, "small")), b"")
 
