@@ -163,6 +163,29 @@ TEST_CASE("a reply cut mid-body is retried and the body arrives whole") {
   CHECK(c.quota().available() == c.quota().capacity());  // 5 taken, refunded on success
 }
 
+TEST_CASE("a reply cut mid-body after bytes reached a stream sink is not retried (nothing delivered twice)") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  auto const ep = plain_endpoint();
+  auto const data = pattern(100000);
+  put_object(io, c, ep, "cut-stream-bucket", "k", data);
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/cut-stream-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"cut","when":"mid_body","after_bytes":1000}})");
+  std::string got;
+  auto req = make("GET", "/cut-stream-bucket/k");
+  req.sink = body_sink::stream([&got](std::string_view piece, boost::system::error_code&) { got.append(piece); });
+  response res;
+  auto e = send(io, c, ep, req, res);
+  CHECK(e.code);  // the caller resumes (the S3 layer does, with Range + If-Match); the transport must not
+  CHECK(srv.control.rule_counter(rule, "fired") == 1);
+  CHECK(srv.control.rule_counter(rule, "matched") == 1);  // no second GET was sent
+  CHECK(!got.empty());
+  CHECK(got.size() < data.size());
+  CHECK(data.compare(0, got.size(), got) == 0);  // a prefix, never a repeat
+}
+
 TEST_CASE("503 SlowDown, then success on the retry") {
   auto& srv = servers::get();
   srv.control.reset();

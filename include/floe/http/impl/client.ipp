@@ -794,7 +794,9 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
   auto const& cfg = cl.cfg_;
   retry::operation op(cfg.retry, cl.quota_);
   retry::request_traits traits = req.traits;
-  traits.replayable_body = req.body.replayable();
+  // A stream sink that already took bytes cannot take them again: the
+  // attempt is then as unrepeatable as a consumed stream body.
+  traits.replayable_body = req.body.replayable() && req.sink.resettable();
   unsigned stale_resends = 0;
   if (req.body.type() == body_source::kind::memory && req.body.bytes().size() != req.body.size())
     co_return detail::finish_error(op, req, res, error(errc::invalid_argument, "body size mismatch"), nullptr);
