@@ -236,6 +236,7 @@ TEST_CASE("story: 32 requests in flight, keys revoked, one extra STS call heals 
   CHECK(st.generation == 2);
   CHECK(st.failures == 0);
   CHECK(st.forced_backoff_level == 0);
+  CHECK(st.cures >= 1);  // the healed requests reported the cure (client -> provider confirm)
   CHECK_FALSE(st.retry_after);
   // No back-off on the auth path: no retry was charged to the S3 quota.
   CHECK(w.s3->http().quota().available() == quota_before);
@@ -296,6 +297,17 @@ TEST_CASE("a real denial: a clear AccessDenied, and forced refreshes back off") 
   auto d2 = w.get(bucket, "secret");
   REQUIRE_FALSE(d2.has_value());
   CHECK(d2.error().diag.code == "AccessDenied");
+  CHECK(w.sts_calls() == 2);
+  // While that back-off is in force a failing request fails at once (one
+  // 403, no resend with the same keys), naming the operation and the source.
+  auto const fired_before = w.srv.control.rule_counter(deny, "fired");
+  auto d3 = w.get(bucket, "secret");
+  REQUIRE_FALSE(d3.has_value());
+  CHECK(w.srv.control.rule_counter(deny, "fired") == fired_before + 1);
+  CHECK(d3.error().diag.operation == "GetObject");
+  CHECK(d3.error().diag.code == "AccessDenied");
+  CHECK_MESSAGE(d3.error().diag.message.find(w.provider->describe()) != std::string::npos, d3.error().what());
+  CHECK_MESSAGE(d3.error().diag.message.find("backs off") != std::string::npos, d3.error().what());
   CHECK(w.sts_calls() == 2);
   auto st = w.provider->stats();
   CHECK(st.unproductive == 1);
