@@ -716,6 +716,30 @@ TEST_CASE("a presigned GET works with a plain HTTP GET through the verifying pro
   CHECK(!too_long.has_value());
 }
 
+TEST_CASE("presign warns when the URL outlives temporary credentials, and only then") {
+  asio::io_context io;
+  auto cfg = base_config(s3_target::get().secret_key);
+  floe::credentials::credentials creds;
+  creds.access_key_id = "ASIATESTTEMPORARY001";
+  creds.secret_access_key = floe::credentials::secret_string("temporary-secret");
+  creds.session_token = floe::credentials::secret_string("temporary-session-token");
+  creds.expiry = std::chrono::time_point_cast<std::chrono::seconds>(std::chrono::system_clock::now()) + 600s;
+  creds.source = "test (temporary)";
+  cfg.credentials = std::make_shared<floe::credentials::static_provider>(std::move(creds));
+  auto c = make_client(io, cfg);
+  std::string warning;
+  auto long_url = c->presign("GET", "presign-warn", "k", 3600s, &warning);
+  REQUIRE(long_url.has_value());
+  CHECK(warning.find("outlives the temporary credentials") != std::string::npos);
+  CHECK(long_url->find("X-Amz-Security-Token=") != std::string::npos);
+  CHECK(warning.find("temporary-secret") == std::string::npos);
+  CHECK(warning.find("temporary-session-token") == std::string::npos);
+  warning.clear();
+  auto short_url = c->presign("GET", "presign-warn", "k", 300s, &warning);
+  REQUIRE(short_url.has_value());
+  CHECK(warning.empty());
+}
+
 TEST_CASE("a 200 reply with an <Error> body on CompleteMultipartUpload is an error") {
   proxy_scope px;
   asio::io_context io;
