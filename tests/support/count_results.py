@@ -41,6 +41,22 @@ def count(stdout):
     return None
 
 
+def digest(stdout, limit=24):
+    """The first lines of each failed doctest case (its name, the failing
+    check and its values), so a CI log's tail says what broke."""
+    out = []
+    lines = stdout.splitlines()
+    for i, line in enumerate(lines):
+        if "TEST CASE:" in line:
+            out.append(line.strip())
+        elif re.search(r"\b(ERROR|FATAL ERROR)\b", line):
+            out.extend(x.rstrip() for x in lines[i:i + 4] if x.strip())
+        if len(out) >= limit:
+            out = out[:limit] + ["..."]
+            break
+    return out
+
+
 def main(path):
     passed = failed = skipped = 0
     bad = []
@@ -72,9 +88,11 @@ def main(path):
             if not ok and f == 0:
                 failed += 1
             if not ok:
-                bad.append((t["name"], t.get("result")))
-    for name, res in bad:
+                bad.append((t["name"], t.get("result"), digest(t.get("stdout", "") or "")))
+    for name, res, *why in bad:
         print(f"FAILED: {name} ({res})")
+        for w in (why[0] if why else []):
+            print(f"    {w}")
     if skipped:
         print(f"note: {skipped} test cases were skipped (counted as neither)")
     print(f"tests: {passed} passed, {failed} failed")

@@ -133,6 +133,12 @@ struct world {
     runner = std::thread([this] { io.run(); });
   }
   ~world() {
+    // A failed check may leave a request behind a held STS call: release
+    // it so the failure is reported now, not after the client's timeout.
+    try {
+      srv.control.reset();
+    } catch (...) {
+    }
     work.reset();
     if (runner.joinable()) runner.join();
     std::error_code ec;
@@ -187,6 +193,18 @@ struct world {
       std::this_thread::sleep_for(5ms);
     }
   }
+  // Polls until `n` requests have been parked behind a fetch since `base`
+  // (a request that had its 403 parks after it; one that asked for keys
+  // after the invalidation parks without being sent): all of them are then
+  // waiting for the one fetch, however the scheduler interleaved them.
+  void await_waits(std::uint64_t base, std::uint64_t n) {
+    auto const deadline = std::chrono::steady_clock::now() + 30s;
+    while (provider->stats().waits - base < n) {
+      REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline,
+                      "only " << provider->stats().waits - base << " of " << n << " requests waited for a fetch");
+      std::this_thread::sleep_for(5ms);
+    }
+  }
   void await_held(int rule, std::int64_t n) {
     auto const deadline = std::chrono::steady_clock::now() + 30s;
     while (srv.control.rule_counter(rule, "held") < n) {
@@ -209,6 +227,7 @@ TEST_CASE("story: 32 requests in flight, keys revoked, one extra STS call heals 
 
   int const hold = w.srv.control.add_rule(hold_sts);
   w.srv.control.call("POST", "/revoke", R"({"access_keys": "all-issued"})");
+  auto const waits_before = w.provider->stats().waits;
   std::vector<std::future<floe::result<floe::s3::get_result>>> pending;
   for (int i = 0; i < 32; ++i) {
     // Half HEAD (a bare 403), half GET (403 AccessDenied with a body).
@@ -221,15 +240,18 @@ TEST_CASE("story: 32 requests in flight, keys revoked, one extra STS call heals 
         },
         asio::use_future));
   }
-  w.await_stat("revoked_rejections", 32);  // every request has had its 403
-  w.await_held(hold, 1);                   // the one forced STS call is held
-  w.srv.control.delete_rule(hold);         // releases it
+  // Requests that asked for keys before the first 403 came back were sent
+  // with the revoked set and rejected; later ones wait without being sent.
+  w.await_stat("revoked_rejections", 1);
+  w.await_held(hold, 1);       // the one forced STS call is held
+  w.await_waits(waits_before, 32);  // every request is parked behind it
+  w.srv.control.delete_rule(hold);  // releases it
   for (auto& f : pending) {
     auto r = f.get();
     CHECK_MESSAGE(r.has_value(), (r ? std::string() : r.error().what()));
   }
-  CHECK(w.sts_calls() == 2);                                // exactly one extra STS call
-  CHECK(w.srv.control.stat("revoked_rejections") == 32);   // each request saw at most one 403
+  CHECK(w.sts_calls() == 2);                               // exactly one extra STS call
+  CHECK(w.srv.control.stat("revoked_rejections") <= 32);  // each request saw at most one 403
   auto st = w.provider->stats();
   CHECK(st.forced == 1);
   CHECK(st.invalidations == 1);
@@ -253,6 +275,7 @@ TEST_CASE("a stale in-flight refresh: revocation lands while an advisory STS cal
   CHECK(first.has_value());
   w.await_held(hold, 1);
   w.srv.control.call("POST", "/revoke", R"({"access_keys": "all-issued"})");
+  auto const waits_before = w.provider->stats().waits;
   std::vector<std::future<floe::result<floe::s3::get_result>>> pending;
   for (int i = 0; i < 8; ++i) {
     pending.push_back(asio::co_spawn(
@@ -263,7 +286,8 @@ TEST_CASE("a stale in-flight refresh: revocation lands while an advisory STS cal
         },
         asio::use_future));
   }
-  w.await_stat("revoked_rejections", 8);
+  w.await_stat("revoked_rejections", 1);
+  w.await_waits(waits_before, 8);  // all eight parked behind a fetch after the held one
   w.srv.control.delete_rule(hold);  // the advisory reply lands; it started before the revocation
   for (auto& f : pending) {
     auto r = f.get();
@@ -274,7 +298,7 @@ TEST_CASE("a stale in-flight refresh: revocation lands while an advisory STS cal
   CHECK(st.discarded == 1);
   CHECK(st.forced == 1);
   CHECK(st.scheduled == 1);
-  CHECK(w.srv.control.stat("revoked_rejections") == 8);
+  CHECK(w.srv.control.stat("revoked_rejections") <= 8);  // at most one 403 each
 }
 
 TEST_CASE("a real denial: a clear AccessDenied, and forced refreshes back off") {
