@@ -6,8 +6,13 @@
 //        forwarding (nothing written), Ceph's 500 UnknownError after
 //        forwarding (written, reply replaced), connection cut after
 //        forwarding (written, no reply). Each kind must fire at least 5 times.
+//        moto decides a conditional PUT in two steps (check, then store)
+//        under a threaded server, so two If-Match writes on one base can
+//        both win (tests/support/moto_if_match_race.py); AWS and RGW decide
+//        atomically. The proxy is told to serialize exchanges per object
+//        (POST /serialize) so that moto has a real store's atomicity here.
 //  rgw:  the real Ceph RGW's own races (412s and 500 UnknownError), and a
-//        few captured 500s replayed after forwarding.
+//        few captured 500s replayed after forwarding; no serialization.
 // The counter must end at exactly 160 - no update lost, none applied twice.
 #include "cond_target.hpp"
 
@@ -175,6 +180,8 @@ std::string rule_json(std::string const& bucket_re, std::string const& trigger, 
 TEST_CASE("16 writers x 10 increments end at exactly 160") {
   auto& t = cond_target::get();
   t.control.reset();
+  std::string const serialize = t.is_rgw() ? R"({"enabled": false})" : R"({"enabled": true})";
+  t.control.call("POST", "/serialize", serialize);
   // A fixed default keeps CI deterministic in what the proxy draws; set
   // FLOE_TORTURE_SEED=random (or a number) to explore other schedules.
   std::uint32_t seed = 20261129u;
@@ -222,6 +229,7 @@ TEST_CASE("16 writers x 10 increments end at exactly 160") {
       CHECK_MESSAGE(fired >= 5, std::string(names[i]) << " fired only " << fired << " times (seed " << seed << ")");
   }
   t.control.delete_rules();
+  t.control.call("POST", "/serialize", R"({"enabled": false})");
   CHECK(counter_of(body) == 160);
   CHECK(body == "{\"n\": 160}");
 }

@@ -83,13 +83,14 @@ class Stats:
         self.signature_failures = 0
         self.revoked_rejections = 0
         self.rule_actions = 0
+        self.serialized_waits = 0
 
     def describe(self):
         return {"connections": self.connections, "requests": self.requests,
                 "by_service": dict(self.by_service), "signature_failures": self.signature_failures,
                 "revoked_rejections": self.revoked_rejections,
                 "upstream_connections": self.upstream_connections,
-                "rule_actions": self.rule_actions}
+                "rule_actions": self.rule_actions, "serialized_waits": self.serialized_waits}
 
 
 class Verifier:
@@ -223,7 +224,14 @@ class Session:
             head = await http1.read_head(self.cr)
             if head is None:
                 return
-            keep = await self.handle(head)
+            lock = self.p.key_lock(head)
+            if lock is None:
+                keep = await self.handle(head)
+            else:
+                if lock.locked():
+                    self.p.stats.serialized_waits += 1
+                async with lock:   # one exchange at a time on this object
+                    keep = await self.handle(head)
             if not keep:
                 return
 
@@ -566,6 +574,11 @@ class Proxy:
         self.sessions = set()
         self.cids = 0
         self.port = self.control_port = self.tls_port = None
+        # POST /serialize: exchanges on one object path, one at a time (see
+        # key_lock). Kept across /reset (like the verifier), cleared by
+        # /reset {"all": true}.
+        self.serialize = False
+        self.key_locks = {}
 
     async def start(self):
         srv = await asyncio.start_server(lambda r, w: self._client(r, w), self.host, self.want_port,
@@ -623,6 +636,26 @@ class Proxy:
             return self._control(method.upper(), path.rstrip("/") or "/", body)
         except RuleError as e:
             return 400, {"error": str(e)}
+
+    def key_lock(self, head):
+        """With serialization on, the lock of the object a request names
+        (/bucket/key, path style; the query is ignored), else None. moto
+        checks a PUT's If-Match / If-None-Match and stores the object in
+        separate steps under a threaded server, so two conditional writes on
+        one base can both win (tests/support/moto_if_match_race.py shows it);
+        AWS and RGW decide them atomically. Holding each object's exchanges
+        to one at a time, from the request to the end of the reply, gives
+        moto the per-object atomicity the tests of floe's compare-and-swap
+        need."""
+        if not self.serialize:
+            return None
+        path = head.target.split("?", 1)[0]
+        if path.count("/") < 2 or path.endswith("/"):
+            return None     # a bucket, not an object
+        lock = self.key_locks.get(path)
+        if lock is None:
+            lock = self.key_locks[path] = asyncio.Lock()
+        return lock
 
     def _rule_or_404(self, rid):
         r = self.rules.get(rid)
@@ -686,6 +719,7 @@ class Proxy:
             if isinstance(body, dict) and body.get("all"):
                 self.verifier = Verifier()
                 self.issued.clear()
+                self.serialize = False
             self.log.info("reset%s", " (all)" if isinstance(body, dict) and body.get("all") else "")
             return 200, {"ok": True}
         if parts == ["verify"]:
@@ -695,6 +729,14 @@ class Proxy:
                 return self._verify(body)
         if parts == ["revoke"] and method == "POST":
             return self._revoke(body)
+        if parts == ["serialize"]:
+            if method == "POST":
+                if not isinstance(body, dict) or not isinstance(body.get("enabled"), bool):
+                    return 400, {"error": 'the body must be {"enabled": true|false}'}
+                self.serialize = body["enabled"]
+                self.log.info("per-object serialization %s", "on" if self.serialize else "off")
+            if method in ("GET", "POST"):
+                return 200, {"enabled": self.serialize}
         if parts == ["health"] and method == "GET":
             return 200, {"ok": True, "upstream": self.upstream_url}
         return 404, {"error": f"no route {method} {path}"}
@@ -853,6 +895,9 @@ class ProxyThread:
 
     def verify(self, **cfg):
         return self.control("POST", "/verify", cfg)
+
+    def serialize(self, enabled=True):
+        return self.control("POST", "/serialize", {"enabled": enabled})
 
     def revoke(self, access_keys, mode="access_denied"):
         return self.control("POST", "/revoke", {"access_keys": access_keys, "mode": mode})

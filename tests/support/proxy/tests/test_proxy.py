@@ -422,6 +422,48 @@ class Triggers(ProxyCase):
         self.assertEqual(self.px.rules()[0]["fired"], 1)
 
 
+class Serialization(ProxyCase):
+    def test_exchanges_on_one_object_go_one_at_a_time(self):
+        b = self.bucket()
+        self.s3.put_object(Bucket=b, Key="k", Body=b"old")
+        self.s3.put_object(Bucket=b, Key="other", Body=b"other")
+        self.assertEqual(self.px.serialize(True), {"enabled": True})
+        rid = self.add({"match": {"method": "PUT", "path": f"^/{b}/k$"}, "action": {"type": "hold"}})
+        out = {}
+        writer_s3 = common.client("s3", self.px.endpoint)
+        reader_s3 = common.client("s3", self.px.endpoint)
+
+        def write():
+            out["put"] = writer_s3.put_object(Bucket=b, Key="k", Body=b"new")
+
+        def read():
+            out["get"] = reader_s3.get_object(Bucket=b, Key="k")["Body"].read()
+        w = threading.Thread(target=write)
+        w.start()
+        common.wait_until(lambda: self.px.rule(rid)["held"] == 1, "the held PUT")
+        r = threading.Thread(target=read)
+        r.start()
+        common.wait_until(lambda: self.px.stats()["serialized_waits"] == 1, "the GET waiting")
+        # Another object is not held up; the GET of k is.
+        self.assertEqual(self.s3.get_object(Bucket=b, Key="other")["Body"].read(), b"other")
+        self.assertNotIn("get", out)
+        self.assertEqual(self.px.release(rid), 1)
+        w.join(10)
+        r.join(10)
+        self.assertIn("put", out)
+        self.assertEqual(out.get("get"), b"new")   # read after the write's reply, never between
+
+    def test_off_by_default_and_after_reset_all(self):
+        self.assertEqual(self.px.control("GET", "/serialize"), {"enabled": False})
+        self.px.serialize(True)
+        self.px.reset()
+        self.assertEqual(self.px.control("GET", "/serialize"), {"enabled": True})
+        self.px.reset(all=True)
+        self.assertEqual(self.px.control("GET", "/serialize"), {"enabled": False})
+        with self.assertRaises(Exception):
+            self.px.control("POST", "/serialize", {"enabled": "yes"})
+
+
 class ControlApi(ProxyCase):
     def call(self, method, path, body=None):
         data = json.dumps(body).encode() if body is not None else None
