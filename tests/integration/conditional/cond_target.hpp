@@ -12,6 +12,7 @@
 //        tests/support/servers.py starts), with FLOE_TEST_RGW_ACCESS_KEY /
 //        FLOE_TEST_RGW_SECRET_KEY.
 
+#include "child_process.hpp"
 #include "proxy_control.hpp"
 
 #include <floe/credentials/provider.hpp>
@@ -20,8 +21,6 @@
 #include <boost/asio/io_context.hpp>
 
 #include <openssl/evp.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -45,51 +44,6 @@ inline std::string cond_env(char const* name) {
                              "'moto[server]==5.2.1' boto3; and Ceph RGW, which ../shared/ceph/start-rgw.sh installs)");
   return v;
 }
-
-// The proxy as a child process; its first stdout line is the ready line.
-class cond_proxy_process {
- public:
-  cond_proxy_process() = default;
-  cond_proxy_process(cond_proxy_process const&) = delete;
-  cond_proxy_process& operator=(cond_proxy_process const&) = delete;
-  ~cond_proxy_process() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      int st = 0;
-      ::waitpid(pid_, &st, 0);
-    }
-    if (out_ >= 0) ::close(out_);
-  }
-
-  std::string start(std::vector<std::string> const& argv) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      ::dup2(fds[1], 1);
-      ::close(fds[0]);
-      ::close(fds[1]);
-      ::setenv("PYTHONUNBUFFERED", "1", 1);
-      std::vector<char*> args;
-      for (auto const& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
-      ::execvp(args[0], args.data());
-      std::_Exit(127);
-    }
-    ::close(fds[1]);
-    out_ = fds[0];
-    std::string line;
-    char ch = 0;
-    while (::read(out_, &ch, 1) == 1 && ch != '\n') line += ch;
-    if (line.empty()) throw std::runtime_error("the test proxy did not start (python3 " + argv[1] + ")");
-    return line;
-  }
-
- private:
-  pid_t pid_ = -1;
-  int out_ = -1;
-};
 
 struct cond_target {
   std::string name;      // "moto" or "rgw"
@@ -156,7 +110,7 @@ struct cond_target {
     } else {
       throw std::runtime_error("FLOE_TEST_COND_TARGET must be moto or rgw, not " + t.name);
     }
-    static cond_proxy_process px;
+    static child_process px;
     char tmpl[] = "/tmp/floe-cond-proxy-XXXXXX";
     if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
     auto const info = px.start({"python3", t.source_root + "/tests/support/proxy", "--upstream", upstream, "--log",

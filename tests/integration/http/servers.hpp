@@ -5,11 +5,9 @@
 // connection and request counters this suite asserts are not shared with
 // tests running at the same time.
 
+#include "child_process.hpp"
 #include "proxy_control.hpp"
 
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -28,58 +26,6 @@ inline std::string need_env(char const* name) {
   return v;
 }
 
-// Starts `argv` with stdout on a pipe and reads its first line (the proxy's
-// ready line: {"port": P, "control_port": C, "tls_port": T}).
-class child_process {
- public:
-  child_process() = default;
-  child_process(child_process const&) = delete;
-  child_process& operator=(child_process const&) = delete;
-  ~child_process() { stop(); }
-
-  std::string start(std::vector<std::string> const& argv) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // never outlive a test killed by a timeout
-      ::dup2(fds[1], 1);
-      ::close(fds[0]);
-      ::close(fds[1]);
-      ::setenv("PYTHONUNBUFFERED", "1", 1);
-      std::vector<char*> args;
-      for (auto const& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
-      ::execvp(args[0], args.data());
-      std::_Exit(127);
-    }
-    ::close(fds[1]);
-    out_ = fds[0];
-    std::string line;
-    char ch = 0;
-    while (::read(out_, &ch, 1) == 1 && ch != '\n') line += ch;
-    if (line.empty()) throw std::runtime_error("the test proxy did not start: " + argv[1]);
-    return line;
-  }
-
-  void stop() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      int st = 0;
-      ::waitpid(pid_, &st, 0);
-      pid_ = -1;
-    }
-    if (out_ >= 0) {
-      ::close(out_);
-      out_ = -1;
-    }
-  }
-
- private:
-  pid_t pid_ = -1;
-  int out_ = -1;
-};
 
 struct servers {
   std::string proxy;          // http://127.0.0.1:P

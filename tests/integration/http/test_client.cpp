@@ -212,7 +212,9 @@ TEST_CASE("a stalled reply times out after the progress timeout; a retry then su
   srv.control.reset();
   asio::io_context io;
   auto cfg = test_config();
-  cfg.idle_timeout = 300ms;
+  // Wide enough that a retry on a loaded machine (moto answering slowly)
+  // does not time out as well; the stall itself never ends.
+  cfg.idle_timeout = 1500ms;
   client c(io.get_executor(), cfg);
   auto const ep = plain_endpoint();
   put_object(io, c, ep, "stall-bucket", "k", pattern(5000));
@@ -228,8 +230,8 @@ TEST_CASE("a stalled reply times out after the progress timeout; a retry then su
     CHECK(res.status == 200);
     CHECK(res.attempts == 2);
     CHECK(res.body == pattern(5000));
-    CHECK(took >= 300ms);
-    CHECK(took < 5s);
+    CHECK(took >= 1500ms);
+    CHECK(took < 15s);
     CHECK(c.quota().available() == 500);  // a timeout costs 10, refunded on success
   }
   srv.control.add_rule(
@@ -248,14 +250,16 @@ TEST_CASE("a body that keeps moving never hits the progress timeout") {
   srv.control.reset();
   asio::io_context io;
   auto cfg = test_config();
-  cfg.idle_timeout = 400ms;
+  cfg.idle_timeout = 1500ms;
   client c(io.get_executor(), cfg);
   auto const ep = plain_endpoint();
-  // Four delays of 250 ms: over a second in all, never 400 ms without progress.
+  // Five delays of 400 ms: two seconds in all, more than the progress
+  // timeout, yet never 1.5 s without progress (a wide margin for a loaded
+  // machine where moto itself answers slowly).
   put_object(io, c, ep, "moving-bucket", "k", "x");
   srv.control.add_rule(
-      R"({"match":{"method":"GET","path":"^/moving-bucket/k$"},"trigger":{"every":true},"action":{"type":"delay","ms":250}})");
-  for (int i = 0; i < 4; ++i) {
+      R"({"match":{"method":"GET","path":"^/moving-bucket/k$"},"trigger":{"every":true},"action":{"type":"delay","ms":400}})");
+  for (int i = 0; i < 5; ++i) {
     auto req = make("GET", "/moving-bucket/k");
     response res;
     auto e = send(io, c, ep, req, res);

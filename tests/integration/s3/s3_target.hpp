@@ -11,11 +11,9 @@
 //  rgw:  the proxy servers.py put in front of the real Ceph RGW
 //        (FLOE_TEST_RGW_PROXY_ENDPOINT / _CONTROL) with the RGW user's keys.
 
+#include "child_process.hpp"
 #include "proxy_control.hpp"
 
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -35,59 +33,6 @@ inline std::string need_env(char const* name, char const* how) {
 inline constexpr char servers_hint[] =
     "run scripts/test, or start the servers with `eval \"$(python3 tests/support/servers.py start DIR)\"` "
     "(needs moto: pip install 'moto[server]==5.2.1' boto3; and Ceph RGW, which shared/ceph/start-rgw.sh installs)";
-
-// A proxy child process; its first stdout line is the ready line
-// {"port": P, "control_port": C, "tls_port": null}.
-class proxy_process {
- public:
-  proxy_process() = default;
-  proxy_process(proxy_process const&) = delete;
-  proxy_process& operator=(proxy_process const&) = delete;
-  ~proxy_process() { stop(); }
-
-  std::string start(std::vector<std::string> const& argv) {
-    int fds[2];
-    if (::pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    pid_ = ::fork();
-    if (pid_ < 0) throw std::runtime_error("fork failed");
-    if (pid_ == 0) {
-      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // never outlive a test program that crashed
-      ::dup2(fds[1], 1);
-      ::close(fds[0]);
-      ::close(fds[1]);
-      ::setenv("PYTHONUNBUFFERED", "1", 1);
-      std::vector<char*> args;
-      for (auto const& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-      args.push_back(nullptr);
-      ::execvp(args[0], args.data());
-      std::_Exit(127);
-    }
-    ::close(fds[1]);
-    out_ = fds[0];
-    std::string line;
-    char ch = 0;
-    while (::read(out_, &ch, 1) == 1 && ch != '\n') line += ch;
-    if (line.empty()) throw std::runtime_error("the test proxy did not start (python3 " + argv[1] + ")");
-    return line;
-  }
-
-  void stop() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      int st = 0;
-      ::waitpid(pid_, &st, 0);
-      pid_ = -1;
-    }
-    if (out_ >= 0) {
-      ::close(out_);
-      out_ = -1;
-    }
-  }
-
- private:
-  pid_t pid_ = -1;
-  int out_ = -1;
-};
 
 struct s3_target {
   std::string name;         // "moto" or "rgw"
@@ -111,7 +56,7 @@ struct s3_target {
     if (t.name == "moto") {
       t.direct = need_env("FLOE_TEST_MOTO_ENDPOINT", servers_hint);
       std::string const root = need_env("FLOE_SOURCE_ROOT", "run the test through meson");
-      static proxy_process px;
+      static child_process px;
       char tmpl[] = "/tmp/floe-s3-proxy-XXXXXX";
       if (!::mkdtemp(tmpl)) throw std::runtime_error("mkdtemp failed");
       auto const info = px.start({"python3", root + "/tests/support/proxy", "--upstream", t.direct, "--log",
