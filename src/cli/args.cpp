@@ -18,7 +18,7 @@ constexpr std::string_view scheme = "s3://";
 enum class opt_id {
   endpoint_url, region, profile, path_style, ca_bundle, no_verify_ssl, json, debug, help, version,
   recursive, no_progress, file, content_type, metadata, if_match, if_none_match, expires, method,
-  concurrency,
+  concurrency, verbose,
 };
 
 struct option_spec {
@@ -29,7 +29,7 @@ struct option_spec {
   std::string_view verbs;  // empty: global; else a space-separated list
 };
 
-constexpr std::array<option_spec, 20> options{{
+constexpr std::array<option_spec, 21> options{{
     {"endpoint-url", 0, true, opt_id::endpoint_url, ""},
     {"region", 0, true, opt_id::region, ""},
     {"profile", 0, true, opt_id::profile, ""},
@@ -50,6 +50,7 @@ constexpr std::array<option_spec, 20> options{{
     {"expires", 0, true, opt_id::expires, "presign"},
     {"method", 0, true, opt_id::method, "presign"},
     {"concurrency", 0, true, opt_id::concurrency, "cp"},
+    {"verbose", 0, false, opt_id::verbose, "whoami"},
 }};
 
 struct verb_spec {
@@ -57,9 +58,9 @@ struct verb_spec {
   unsigned min_args, max_args;
 };
 
-constexpr std::array<verb_spec, 9> verbs{{
+constexpr std::array<verb_spec, 10> verbs{{
     {"ls", 1, 1}, {"cp", 2, 2}, {"cat", 1, 1}, {"rm", 1, 1}, {"stat", 1, 1},
-    {"put", 1, 1}, {"presign", 1, 1}, {"mb", 1, 1}, {"rb", 1, 1},
+    {"put", 1, 1}, {"presign", 1, 1}, {"mb", 1, 1}, {"rb", 1, 1}, {"whoami", 0, 0},
 }};
 
 bool verb_allows(option_spec const& o, std::string_view verb) {
@@ -144,6 +145,7 @@ result<void> apply(command_line& cl, option_spec const& o, std::string_view valu
       cl.concurrency = static_cast<unsigned>(n);
       break;
     }
+    case opt_id::verbose: cl.verbose = true; break;
   }
   return {};
 }
@@ -252,6 +254,15 @@ result<command_line> parse_command_line(std::vector<std::string_view> const& arg
 }
 
 std::string help_text(std::string_view verb) {
+  constexpr std::string_view whoami_help =
+      "usage: floe whoami [--verbose] [--json]\n\n"
+      "Asks STS who the credentials belong to (GetCallerIdentity) and prints the\n"
+      "account, the ARN and the user id. --verbose adds where the credentials came\n"
+      "from (the default chain's source), their generation and their expiry.\n"
+      "Never prints a secret key, a session token or a token file's contents.\n"
+      "The STS endpoint: --endpoint-url when given, else AWS_ENDPOINT_URL_STS,\n"
+      "AWS_ENDPOINT_URL, the regional endpoint (--region, AWS_REGION), the global one.\n"
+      "  --verbose            also the credential source, generation and expiry\n";
   constexpr std::string_view globals =
       "Global options (anywhere on the line):\n"
       "  --endpoint-url URL   S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)\n"
@@ -306,6 +317,8 @@ std::string help_text(std::string_view verb) {
         "  --content-type TYPE  Content-Type\n"
         "  --metadata NAME=VAL  user metadata (x-amz-meta-NAME), repeatable\n"
         "  --no-progress        no progress bar\n";
+  } else if (verb == "whoami") {
+    s = whoami_help;
   } else if (verb == "presign") {
     s = "usage: floe presign s3://BUCKET/KEY [--expires SECONDS] [--method GET|PUT|HEAD|DELETE]\n\n"
         "Prints a presigned URL (SigV4 query signing), valid for --expires seconds\n"
@@ -324,7 +337,8 @@ std::string help_text(std::string_view verb) {
         "  rm       delete                   floe rm s3://b/k | floe rm s3://b/p/ --recursive\n"
         "  stat     object metadata          floe stat s3://b/k [--if-none-match ETAG]\n"
         "  presign  presigned URL            floe presign s3://b/k [--expires S]\n"
-        "  mb, rb   make / remove a bucket   floe mb s3://b\n\n"
+        "  mb, rb   make / remove a bucket   floe mb s3://b\n"
+        "  whoami   who the credentials are  floe whoami [--verbose]\n\n"
         "Keys are taken literally from the URL: no percent-decoding.\n\n"
         "Exit codes: 0 success, 1 error, 2 usage, 3 condition not met (precondition\n"
         "failed, conflict, not modified), 4 not found.\n\n";

@@ -69,6 +69,7 @@ struct command_line {
   std::vector<std::pair<std::string, std::string>> metadata;
   std::chrono::seconds expires{3600};
   unsigned concurrency = 8;
+  bool verbose = false;  // whoami
 };
 
 /// Parses argv (without argv[0]). Global options may come before or after

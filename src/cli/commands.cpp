@@ -921,6 +921,7 @@ awaitable<int> run_command(s3::client& c, command_line const& cl) {
   if (cl.verb == "presign") co_return co_await cmd_presign(x);
   if (cl.verb == "mb") co_return co_await cmd_bucket(x, true);
   if (cl.verb == "rb") co_return co_await cmd_bucket(x, false);
+  if (cl.verb == "whoami") co_return co_await cmd_whoami(c, cl);
   co_return usage_error(x, "unknown command");
 }
 

@@ -14,4 +14,7 @@ namespace floe::cli {
 /// does not.
 boost::asio::awaitable<int> run_command(s3::client& c, command_line const& cl);
 
+/// floe whoami (whoami.cpp).
+boost::asio::awaitable<int> cmd_whoami(s3::client& c, command_line const& cl);
+
 }  // namespace floe::cli

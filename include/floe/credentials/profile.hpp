@@ -91,8 +91,8 @@ struct shared_config {
 ///   and profile;
 /// - errc::credentials_unavailable: the profile has no static keys (the
 ///   message says so, and names role_arn, credential_process, sso_session
-///   or web_identity_token_file when the profile uses one of those, which
-///   floe does not read yet).
+///   or web_identity_token_file when the profile uses one of those; the
+///   default chain reads those through resolve_profile_plan, profile_chain.hpp).
 FLOE_DECL result<credentials> credentials_from_profile(shared_config const& files, std::string_view profile_name);
 
 }  // namespace floe::credentials

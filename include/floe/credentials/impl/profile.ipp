@@ -218,7 +218,7 @@ FLOE_DECL result<credentials> credentials_from_profile(shared_config const& file
       others += k;
     }
   }
-  if (!others.empty()) m += "; it uses " + others + ", which floe does not read yet (only static keys)";
+  if (!others.empty()) m += "; it uses " + others + ", which this function does not read (only static keys; resolve_profile_plan in profile_chain.hpp reads them all)";
   return error(errc::credentials_unavailable, std::move(m));
 }
 

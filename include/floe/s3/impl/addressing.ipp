@@ -340,7 +340,7 @@ inline result<void> base_target(addressing_config const& cfg, std::string_view r
   t.region = region_override.empty() ? cfg.region : std::string(region_override);
   if (cfg.custom_endpoint) {
     if (!plausible_region(t.region))
-      return error(errc::invalid_argument, "region " + quoted(t.region) + " is not a region name");
+      return error(errc::invalid_argument, "region " + detail::quoted(t.region) + " is not a region name");
     auto const& ep = *cfg.custom_endpoint;
     t.scheme = ep.scheme;
     t.host = ep.host;
@@ -348,7 +348,7 @@ inline result<void> base_target(addressing_config const& cfg, std::string_view r
     t.path = ep.base_path;
   } else {
     if (!is_valid_aws_region(t.region))
-      return error(errc::invalid_argument, "region " + quoted(t.region) + " is not an AWS region name");
+      return error(errc::invalid_argument, "region " + detail::quoted(t.region) + " is not an AWS region name");
     t.scheme = "https";
     t.port = 443;
     if (t.region == "us-east-1" && !cfg.us_east_1_regional)

@@ -2,6 +2,7 @@
 #include <floe/s3/client.hpp>
 
 #include <floe/credentials/shared_files.hpp>
+#include <floe/credentials/chain.hpp>
 #include <floe/credentials/web_identity.hpp>
 #include <floe/detail/sha256.hpp>
 #include <floe/errors/classify.hpp>
@@ -176,26 +177,21 @@ FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, clien
   }
   auto addr = resolve_addressing(cfg.addressing, env, prof ? &*prof : nullptr);
   if (!addr) return addr.error();
-  // The default chain, in the SDKs' order: keys in the environment; web
-  // identity from the environment (AWS_ROLE_ARN + AWS_WEB_IDENTITY_TOKEN_FILE:
-  // a refreshing cache that heals after a 403); the shared files.
+  // The default chain, in the SDKs' order (credentials/chain.hpp): keys in
+  // the environment; web identity from the environment; the profile
+  // (static keys, roles, credential_process); container credentials; IMDS.
   auto provider = cfg.credentials;
   if (!provider) {
-    auto from_env = credentials::credentials_from_environment(env);
-    if (!from_env) return from_env.error();
-    if (*from_env) {
-      provider = std::make_shared<credentials::static_provider>(std::move(**from_env));
-    } else {
-      sts::client_config sts_cfg;
-      sts_cfg.endpoint.region = addr->region;
-      sts_cfg.env = env;
-      sts_cfg.http.tls = cfg.http.tls;
-      sts_cfg.http.proxy = cfg.http.proxy;
-      auto wi = credentials::make_web_identity_provider_from_environment(ex, env, std::move(sts_cfg));
-      if (!wi) return wi.error();
-      if (*wi) provider = std::move(*wi);
-      else provider = credentials::make_static_provider(env, cfg.shared_files);
-    }
+    credentials::chain_config cc;
+    cc.env = env;
+    cc.shared_files = cfg.shared_files;
+    cc.sts.endpoint.region = addr->region;
+    cc.sts.env = env;
+    cc.sts.http.tls = cfg.http.tls;
+    cc.sts.http.proxy = cfg.http.proxy;
+    auto chain = credentials::make_default_chain(ex, std::move(cc));
+    if (!chain) return chain.error();
+    provider = std::move(*chain);
   }
   return std::unique_ptr<client>(new client(std::move(ex), std::move(cfg), std::move(*addr), std::move(provider)));
 }

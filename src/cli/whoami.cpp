@@ -1,0 +1,97 @@
+// floe whoami: GetCallerIdentity with the credentials the default chain
+// (or --profile) gives, and with --verbose where they came from. Prints no
+// secret, session token or token-file contents: only the identity STS
+// returns, the provider's description, the generation and the expiry.
+
+#include "cli.hpp"
+#include "commands.hpp"
+
+#include <floe/credentials/credentials.hpp>
+#include <floe/errors/classify.hpp>
+#include <floe/sts/client.hpp>
+
+#include <boost/asio/use_awaitable.hpp>
+
+namespace floe::cli {
+
+namespace asio = boost::asio;
+
+boost::asio::awaitable<int> cmd_whoami(s3::client& c, command_line const& cl) {
+  auto& provider = c.credentials_provider();
+  sts::client_config sc;
+  sc.endpoint.endpoint_url = cl.g.endpoint_url;
+  sc.endpoint.region = cl.g.region.empty() ? c.addressing().region : cl.g.region;
+  sc.http.tls.ca_file = cl.g.ca_bundle;
+  sc.http.tls.verify_peer = !cl.g.no_verify_ssl;
+  auto sts = sts::client::create(c.get_executor(), sc);
+  if (!sts) {
+    report_error(cl.g, sts.error(), "GetCallerIdentity", "");
+    co_return exit_usage;
+  }
+  if (cl.g.debug) debug_line(cl.g, "STS endpoint " + (*sts)->endpoint().url + " (" + (*sts)->endpoint().source + ")");
+
+  result<credentials::credentials> creds = error(errc::credentials_unavailable);
+  result<sts::caller_identity> who = error(errc::credentials_unavailable);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    creds = co_await provider.async_get(asio::use_awaitable);
+    if (!creds) {
+      report_error(cl.g, creds.error(), "credentials", "");
+      co_return exit_code_for(creds.error());
+    }
+    credentials::credentials const signer = *creds;
+    who = co_await (*sts)->async_get_caller_identity(signer, asio::use_awaitable);
+    if (who) break;
+    // Stale credentials (an expired or revoked set): renew them once.
+    if (attempt == 0 && provider.refreshable() && errors::is_stale_credentials_code(who.error().diag.code)) {
+      provider.invalidate(signer.generation);
+      continue;
+    }
+    break;
+  }
+  if (!who) {
+    auto e = who.error();
+    if (!creds->source.empty()) e.diag.message += " (credentials from " + creds->source + ")";
+    report_error(cl.g, e, "GetCallerIdentity", "");
+    co_return exit_code_for(e);
+  }
+
+  std::string const expiry = creds->expiry ? credentials::format_iso8601(*creds->expiry) : std::string();
+  std::string out;
+  if (cl.g.json) {
+    out = "{\"Account\":";
+    append_json_string(out, who->account);
+    out += ",\"Arn\":";
+    append_json_string(out, who->arn);
+    out += ",\"UserId\":";
+    append_json_string(out, who->user_id);
+    if (cl.verbose) {
+      out += ",\"AccessKeyId\":";
+      append_json_string(out, credentials::redact_key_id(creds->access_key_id));
+      out += ",\"Source\":";
+      append_json_string(out, creds->source);
+      out += ",\"Provider\":";
+      append_json_string(out, provider.describe());
+      out += ",\"Refreshable\":";
+      out += provider.refreshable() ? "true" : "false";
+      out += ",\"Generation\":" + std::to_string(creds->generation);
+      out += ",\"Expiration\":";
+      if (creds->expiry) append_json_string(out, expiry);
+      else out += "null";
+    }
+    out += "}\n";
+  } else {
+    out = "Account: " + printable(who->account) + "\nArn:     " + printable(who->arn) +
+          "\nUserId:  " + printable(who->user_id) + "\n";
+    if (cl.verbose) {
+      out += "AccessKeyId: " + credentials::redact_key_id(creds->access_key_id) + "\n";
+      out += "Source:      " + printable(creds->source) + "\n";
+      out += "Provider:    " + printable(provider.describe()) + "\n";
+      out += "Generation:  " + std::to_string(creds->generation) + "\n";
+      out += "Expiration:  " + (creds->expiry ? expiry : std::string("none (long-term keys)")) + "\n";
+    }
+  }
+  if (!write_stdout(out)) co_return exit_error;
+  co_return exit_ok;
+}
+
+}  // namespace floe::cli
