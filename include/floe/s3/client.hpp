@@ -181,6 +181,7 @@ struct copy_params {
 
 namespace detail {
 struct op_spec;
+struct exchange_pool;
 }
 
 class client {
@@ -459,6 +460,7 @@ class client {
   sigv4::signer signer_;
   sigv4::header_signature sig_;
   std::vector<sigv4::header_view> sign_headers_;  // scratch for the sign hook
+  std::shared_ptr<detail::exchange_pool> spare_exchanges_;  // warm request/response pairs, reused
   bucket_region_cache regions_;
 };
 

@@ -96,6 +96,37 @@ TEST_CASE("header values are trimmed and white-space runs fold to one space") {
   CHECK(v("   ").empty());
 }
 
+TEST_CASE("header values: the one-append path (nothing to trim or fold) and the folding path agree") {
+  auto v = [](std::string_view in) {
+    std::string s = "x:";  // appended to what is there
+    append_canonical_header_value(s, in);
+    return s;
+  };
+  CHECK(v("") == "x:");
+  CHECK(v("a") == "x:a");
+  CHECK(v("a b c") == "x:a b c");
+  CHECK(v("bytes=0-1048575") == "x:bytes=0-1048575");
+  CHECK(v(" a") == "x:a");
+  CHECK(v("a ") == "x:a");
+  CHECK(v("a  b") == "x:a b");
+  CHECK(v("a\tb") == "x:a b");
+  CHECK(v("a\vb\f") == "x:a b");
+  CHECK(v("\ta") == "x:a");
+  CHECK(v(" ") == "x:");
+}
+
+TEST_CASE("canonical header names are lower-cased whole, mixed case included, in the list and the text") {
+  std::array<header_view, 3> h{{{"HoSt", "h"}, {"X-Amz-Meta-MiXeD-Case", "v"}, {"RANGE", "bytes=0-1"}}};
+  request_view req{"GET", "/k", {}, h, unsigned_payload};
+  signer s;
+  header_signature sig;
+  REQUIRE(ok(s.sign_headers(req, {"AKID", "SECRET", {}}, signing_params::s3("eu-west-1"),
+                            sys_days{year{2020} / 1 / 1}, sig)));
+  CHECK(sig.signed_headers == "host;range;x-amz-content-sha256;x-amz-date;x-amz-meta-mixed-case");
+  CHECK(sig.canonical_request.find("\nhost:h\nrange:bytes=0-1\nx-amz-content-sha256:") != std::string::npos);
+  CHECK(sig.canonical_request.find("\nx-amz-meta-mixed-case:v\n") != std::string::npos);
+}
+
 TEST_CASE("the canonical query sorts by name then value, bytewise, and signs name= for empty values") {
   std::vector<query_param_view> q{{"b", "2"}, {"a", "z"}, {"a", ""}, {"A", "x"}, {"a-b", "1"}, {"list-type", "2"}};
   std::string s;

@@ -155,6 +155,50 @@ struct out_file {
   }
 };
 
+// A request and its reply, kept warm between operations: their header lists
+// and strings keep their memory, so a request on a warm client does not
+// grow them again.
+struct exchange {
+  http::request req;
+  http::response res;
+};
+
+struct exchange_pool {
+  std::vector<std::unique_ptr<exchange>> spares;
+};
+
+// Lends an exchange from the client's spares (a new one when there is none)
+// and gives it back, emptied, at scope exit. At most max_spare are kept:
+// more than that many operations in flight allocate their own. The lease
+// shares the pool: a coroutine frame destroyed after its client (an
+// io_context torn down with operations pending) still returns it safely.
+class exchange_lease {
+ public:
+  static constexpr std::size_t max_spare = 64;
+  explicit exchange_lease(std::shared_ptr<exchange_pool> const& pool) : pool_(pool) {
+    if (pool_->spares.empty()) {
+      x_ = std::make_unique<exchange>();
+    } else {
+      x_ = std::move(pool_->spares.back());
+      pool_->spares.pop_back();
+    }
+  }
+  ~exchange_lease() {
+    if (pool_->spares.size() >= max_spare) return;
+    x_->req.clear();
+    x_->res.clear();
+    pool_->spares.push_back(std::move(x_));
+  }
+  exchange_lease(exchange_lease const&) = delete;
+  exchange_lease& operator=(exchange_lease const&) = delete;
+  http::request& req() noexcept { return x_->req; }
+  http::response& res() noexcept { return x_->res; }
+
+ private:
+  std::shared_ptr<exchange_pool> pool_;
+  std::unique_ptr<exchange> x_;
+};
+
 inline constexpr std::uint64_t max_single_put = 5ull << 30;
 inline constexpr std::uint64_t min_part_size = 5ull << 20;
 inline constexpr std::uint64_t max_parts = 10000;
@@ -201,7 +245,8 @@ FLOE_DECL client::client(executor_type ex, client_config cfg, addressing_config 
     : cfg_(std::move(cfg)),
       addressing_(std::move(addr)),
       provider_(std::move(provider)),
-      http_(std::move(ex), cfg_.http) {}
+      http_(std::move(ex), cfg_.http),
+      spare_exchanges_(std::make_shared<detail::exchange_pool>()) {}
 
 FLOE_DECL client::~client() = default;
 
@@ -237,7 +282,12 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     }
     req.headers.set("Host", tgt->host_header);
 
-    auto got = co_await provider_->async_get(asio::use_awaitable);
+    // A fixed set needs no asynchronous hand-over (and its allocations): its
+    // get() answers what async_get would. A refreshing provider is always
+    // asked through async_get, which may wait for or start a fetch.
+    result<credentials::credentials> got = error(errc::credentials_unavailable);
+    if (!refreshable) got = provider_->get();
+    if (!got) got = co_await provider_->async_get(asio::use_awaitable);
     if (!got) co_return detail::with_context(got.error(), op);
     credentials::credentials creds = std::move(*got);
     if (auth_retried && creds.generation == stale_generation && stale_error) {
@@ -251,18 +301,27 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
       co_return e;
     }
 
-    std::string payload_hash = op.payload_hash;
+    // Views, not copies: op, tgt and memory_hash outlive every use below.
+    std::array<char, 64> memory_hash;
+    std::string_view payload_hash = op.payload_hash;
     if (payload_hash.empty()) {
-      if (req.body.type() == http::body_source::kind::memory) payload_hash = detail::sha256_hex(req.body.bytes());
-      else if (req.body.type() == http::body_source::kind::none) payload_hash = std::string(sigv4::empty_payload_sha256);
-      else payload_hash = std::string(sigv4::unsigned_payload);
+      if (req.body.type() == http::body_source::kind::memory) {
+        floe::detail::hex_lower(floe::detail::sha256::of(req.body.bytes()), memory_hash.data());
+        payload_hash = std::string_view(memory_hash.data(), memory_hash.size());
+      } else if (req.body.type() == http::body_source::kind::none) {
+        payload_hash = sigv4::empty_payload_sha256;
+      } else {
+        payload_hash = sigv4::unsigned_payload;
+      }
     }
-    auto const query_params = op.query.params();
-    std::string const path = tgt->path;
-    std::string const sign_region = tgt->region;
+    auto query_params = op.query.params();
+    std::string_view const path = tgt->path;
+    std::string_view const sign_region = tgt->region;
 
     bool first_attempt = true;
-    req.sign = [&](http::request& r, http::attempt_info const& ai) -> error {
+    // The hooks capture one pointer each (to this lambda), so std::function
+    // keeps them without a heap block.
+    auto sign_attempt = [&](http::request& r, http::attempt_info const& ai) -> error {
       if (!first_attempt && op.before_retry) {
         if (auto e = op.before_retry(); e.code) return e;
       }
@@ -289,6 +348,7 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
       sig_.for_each_header([&r](std::string_view n, std::string_view val) { r.headers.set(n, val); });
       return {};
     };
+    req.sign = [hook = &sign_attempt](http::request& r, http::attempt_info const& ai) { return (*hook)(r, ai); };
 
     auto facts_of = [&](http::response const& rs) {
       errors::reply_facts f;
@@ -302,11 +362,12 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
       f.has_bucket_region = rs.headers.contains("x-amz-bucket-region");
       return f;
     };
-    req.classify = [&](http::request const&, http::response const& rs) -> errors::kind {
+    auto classify_reply = [&](http::response const& rs) -> errors::kind {
       if (rs.status / 100 == 2 && !op.may_200_error) return errors::kind::success;
       if (rs.status == 304 && op.conditional_read) return errors::kind::success;
       return errors::describe_reply(facts_of(rs), rs.body, {}).what.outcome;
     };
+    req.classify = [hook = &classify_reply](http::request const&, http::response const& rs) { return (*hook)(rs); };
 
     auto reply_error = [&]() -> error {
       auto const resource = op.resource();
@@ -328,7 +389,19 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     };
 
     res.clear();
-    error sent = co_await http_.async_send(ep, req, res, asio::use_awaitable);
+    // The HTTP exchange runs as a plain call on this coroutine's stack, not
+    // as an operation of its own (co_spawn): no second coroutine thread, its
+    // frames and completion hop per request. It shares this operation's
+    // cancellation state (terminal cancellation, as async_send's own). It
+    // turns thrown-if-cancelled off for itself; that is put back after.
+    bool const throw_if_cancelled = co_await asio::this_coro::throw_if_cancelled();
+    error sent;
+    try {
+      sent = co_await http::detail::run_send(http_, ep, req, res);
+    } catch (...) {
+      sent = http::detail::error_from_exception(std::current_exception());
+    }
+    co_await asio::this_coro::throw_if_cancelled(throw_if_cancelled);
     if (sent.code) co_return detail::with_context(std::move(sent), op);
     if (res.kind == errors::kind::success) {
       // A 403 that fresh credentials cured: the provider's forced-refresh
@@ -409,9 +482,11 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
   std::uint64_t received = 0;  // bytes delivered to the sink over all attempts
   std::string etag;            // the version being read, pinned after the first reply
   get_result out;
-  http::response res;
+  detail::exchange_lease x(spare_exchanges_);
+  http::response& res = x.res();
   for (;;) {
-    http::request req;
+    http::request& req = x.req();
+    req.clear();
     if (p.range || received > 0) {
       std::string range = "bytes=" + std::to_string(first + received) + "-";
       if (last) range += std::to_string(*last);
@@ -481,7 +556,9 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   if (!p.if_none_match.empty() && p.if_none_match != "*")
     co_return detail::invalid(op.operation, op.resource(),
                               "if_none_match on a write accepts only \"*\" (create only), got \"" + p.if_none_match + "\"");
-  http::request req;
+  detail::exchange_lease x(spare_exchanges_);
+  http::request& req = x.req();
+  http::response& res = x.res();
   if (!p.content_type.empty()) req.headers.set("Content-Type", p.content_type);
   for (auto const& [n, v] : p.metadata) req.headers.add("x-amz-meta-" + n, v);
   if (!p.if_match.empty()) {
@@ -496,7 +573,6 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
     co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
   req.traits.conditional_write = op.conditional_write;
   req.body = body;
-  http::response res;
   auto e = co_await execute(op, req, res);
   if (e.code) co_return e;
   put_result r;

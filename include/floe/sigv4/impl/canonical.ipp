@@ -77,6 +77,20 @@ constexpr bool is_space(char c) noexcept {
 }  // namespace detail
 
 FLOE_DECL void append_canonical_header_value(std::string& out, std::string_view value) {
+  // Most values have no space to trim or fold: one append.
+  if (std::none_of(value.begin(), value.end(), [](char c) {
+        return detail::is_space(c) && c != ' ';
+      }) &&
+      (value.empty() || (value.front() != ' ' && value.back() != ' ')) && value.find("  ") == std::string_view::npos) {
+    out += value;
+    return;
+  }
+  // Otherwise written through a pointer into room for the whole value (the
+  // result is never longer), then cut to size.
+  std::size_t const at = out.size();
+  out.resize(at + value.size());
+  char* const begin = out.data() + at;
+  char* w = begin;
   bool pending_space = false;
   bool any = false;
   for (char c : value) {
@@ -84,11 +98,12 @@ FLOE_DECL void append_canonical_header_value(std::string& out, std::string_view 
       pending_space = any;
       continue;
     }
-    if (pending_space) out += ' ';
+    if (pending_space) *w++ = ' ';
     pending_space = false;
     any = true;
-    out += c;
+    *w++ = c;
   }
+  out.resize(at + static_cast<std::size_t>(w - begin));
 }
 
 FLOE_DECL void append_canonical_query(std::string& out, std::span<query_param_view> params) {

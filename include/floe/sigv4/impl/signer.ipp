@@ -68,10 +68,12 @@ FLOE_DECL void signer::canonical_headers(std::string& canonical, std::string& si
   for (std::size_t i = 0; i < headers_.size();) {
     std::string_view const name = headers_[i].name;
     if (!signed_list.empty()) signed_list += ';';
-    for (char c : name) {
-      canonical += detail::lower(c);
-      signed_list += detail::lower(c);
-    }
+    // Whole names at a time: lower-cased straight into the canonical text,
+    // then copied from there to the signed list.
+    std::size_t const at = canonical.size();
+    canonical.resize(at + name.size());
+    std::transform(name.begin(), name.end(), canonical.begin() + static_cast<std::ptrdiff_t>(at), detail::lower);
+    signed_list.append(canonical, at, name.size());
     canonical += ':';
     bool first = true;
     for (; i < headers_.size() && detail::iequals(headers_[i].name, name); ++i) {
