@@ -69,8 +69,10 @@ struct client_config {
   addressing_params addressing;
   /// Profile and shared-file locations (empty: AWS_PROFILE, ~/.aws/...).
   credentials::shared_files_params shared_files;
-  /// Where credentials come from; null: the static chain (environment,
-  /// then the shared files), read once at create().
+  /// Where credentials come from; null: the default chain of
+  /// credentials/chain.hpp (environment keys, web identity, the profile with
+  /// its role chains and credential_process, container credentials, IMDSv2),
+  /// built at create() and resolved on first use.
   std::shared_ptr<credentials::provider> credentials;
   /// Environment lookup; null: the process environment.
   credentials::env_lookup env;
