@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 import tempfile
@@ -482,8 +483,22 @@ class CliCases(unittest.TestCase):
             with open(small, "wb") as fh:
                 fh.write(data[:MIB])
             self.assertEqual(self.stderr_on_terminal("put", self.uri("upbar/small.bin"), "--file", small), b"")
+            # A multipart upload (64 MiB and more: 16 MiB parts, 4 at once)
+            # counts the bytes of all its parts together.
+            big = os.path.join(d, "big.bin")
+            with open(big, "wb") as fh:
+                for _ in range(4):
+                    fh.write(data)
+                fh.write(data[:MIB])
+            out = []
+            err = self.stderr_on_terminal("--json", "put", self.uri("upbar/big.bin"), "--file", big, stdout=out).decode()
+            self.assertEqual(json.loads(out[0])["parts"], 5)
+            self.assertRegex(err, r"\] +\d+% +\d+\.\d MiB / 65\.0 MiB")
+            self.assertRegex(err, r"upload big\.bin: 65\.0 MiB in \d")
+            shown = [float(m) for m in re.findall(r"(\d+\.\d) MiB / 65\.0 MiB", err)]
+            self.assertTrue(shown and max(shown) <= 65.0, shown)  # never past the total
 
-    def stderr_on_terminal(self, *args):
+    def stderr_on_terminal(self, *args, stdout=None):
         master, slave = pty.openpty()
         chunks = []
         reader = threading.Thread(target=lambda: self.drain(master, chunks))
@@ -496,6 +511,8 @@ class CliCases(unittest.TestCase):
             reader.join(timeout=30)
             os.close(master)
         self.assertEqual(r.returncode, 0)
+        if stdout is not None:
+            stdout.append(r.stdout)
         return b"".join(chunks)
 
     @staticmethod
