@@ -16,9 +16,9 @@ namespace {
 constexpr std::string_view scheme = "s3://";
 
 enum class opt_id {
-  endpoint_url, region, profile, path_style, ca_bundle, no_verify_ssl, json, debug, help, version,
+  endpoint_url, region, profile, path_style, ca_bundle, no_verify_ssl, json, verbose, debug, help, version,
   recursive, no_progress, file, content_type, metadata, if_match, if_none_match, expires, method,
-  concurrency, verbose,
+  concurrency,
 };
 
 struct option_spec {
@@ -29,7 +29,7 @@ struct option_spec {
   std::string_view verbs;  // empty: global; else a space-separated list
 };
 
-constexpr std::array<option_spec, 21> options{{
+constexpr std::array<option_spec, 20> options{{
     {"endpoint-url", 0, true, opt_id::endpoint_url, ""},
     {"region", 0, true, opt_id::region, ""},
     {"profile", 0, true, opt_id::profile, ""},
@@ -37,7 +37,8 @@ constexpr std::array<option_spec, 21> options{{
     {"ca-bundle", 0, true, opt_id::ca_bundle, ""},
     {"no-verify-ssl", 0, false, opt_id::no_verify_ssl, ""},
     {"json", 0, false, opt_id::json, ""},
-    {"debug", 'v', false, opt_id::debug, ""},
+    {"verbose", 'v', false, opt_id::verbose, ""},
+    {"debug", 0, false, opt_id::debug, ""},
     {"help", 'h', false, opt_id::help, ""},
     {"version", 0, false, opt_id::version, ""},
     {"recursive", 'r', false, opt_id::recursive, "ls cp rm"},
@@ -50,7 +51,6 @@ constexpr std::array<option_spec, 21> options{{
     {"expires", 0, true, opt_id::expires, "presign"},
     {"method", 0, true, opt_id::method, "presign"},
     {"concurrency", 0, true, opt_id::concurrency, "cp"},
-    {"verbose", 0, false, opt_id::verbose, "whoami"},
 }};
 
 struct verb_spec {
@@ -59,7 +59,7 @@ struct verb_spec {
 };
 
 constexpr std::array<verb_spec, 10> verbs{{
-    {"ls", 1, 1}, {"cp", 2, 2}, {"cat", 1, 1}, {"rm", 1, 1}, {"stat", 1, 1},
+    {"ls", 0, 1}, {"cp", 2, 2}, {"cat", 1, 1}, {"rm", 1, 1}, {"stat", 1, 1},
     {"put", 1, 1}, {"presign", 1, 1}, {"mb", 1, 1}, {"rb", 1, 1}, {"whoami", 0, 0},
 }};
 
@@ -100,7 +100,8 @@ result<void> apply(command_line& cl, option_spec const& o, std::string_view valu
     case opt_id::ca_bundle: cl.g.ca_bundle = std::string(value); break;
     case opt_id::no_verify_ssl: cl.g.no_verify_ssl = true; break;
     case opt_id::json: cl.g.json = true; break;
-    case opt_id::debug: cl.g.debug = true; break;
+    case opt_id::verbose: cl.g.debug = cl.verbose = true; break;  // whoami: also its details
+    case opt_id::debug: cl.g.debug = cl.g.debug_headers = true; break;
     case opt_id::help: cl.help = true; break;
     case opt_id::version: cl.version = true; break;
     case opt_id::recursive: cl.recursive = true; break;
@@ -145,7 +146,6 @@ result<void> apply(command_line& cl, option_spec const& o, std::string_view valu
       cl.concurrency = static_cast<unsigned>(n);
       break;
     }
-    case opt_id::verbose: cl.verbose = true; break;
   }
   return {};
 }
@@ -262,7 +262,8 @@ std::string help_text(std::string_view verb) {
       "Never prints a secret key, a session token or a token file's contents.\n"
       "The STS endpoint: --endpoint-url when given, else AWS_ENDPOINT_URL_STS,\n"
       "AWS_ENDPOINT_URL, the regional endpoint (--region, AWS_REGION), the global one.\n"
-      "  --verbose            also the credential source, generation and expiry\n";
+      "  -v, --verbose        also the credential source, generation and expiry (and, as\n"
+      "                       everywhere, the request log on stderr)\n";
   constexpr std::string_view globals =
       "Global options (anywhere on the line):\n"
       "  --endpoint-url URL   S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)\n"
@@ -272,12 +273,18 @@ std::string help_text(std::string_view verb) {
       "  --ca-bundle FILE     trusted CAs (PEM) for TLS (else AWS_CA_BUNDLE, the system store)\n"
       "  --no-verify-ssl      do not verify TLS certificates (test rigs only; warns)\n"
       "  --json               machine-readable output on stdout, errors as JSON on stderr\n"
-      "  -v, --debug          request log on stderr (secrets, tokens and signatures never shown)\n"
+      "  -v, --verbose        request log on stderr: one line per HTTP attempt (method, URL,\n"
+      "                       status, request id, attempt, time); retries and redirects show\n"
+      "  --debug              -v plus each attempt's request and reply headers; Authorization,\n"
+      "                       session tokens, signatures and credentials are never shown\n"
       "  -h, --help           help; floe COMMAND --help for a command\n"
       "  --version            print the version\n";
   std::string s;
   if (verb == "ls") {
-    s = "usage: floe ls s3://BUCKET[/PREFIX] [--recursive]\n\n"
+    s = "usage: floe ls [s3://BUCKET[/PREFIX]] [--recursive]\n\n"
+        "With no bucket ('floe ls' or 'floe ls s3://'): lists the buckets (ListBuckets).\n"
+        "Text: CREATION-DATE NAME; --json: {\"buckets\": [{\"name\", \"creation_date\",\n"
+        "\"region\"}], \"owner\": {\"id\", \"display_name\"}}.\n\n"
         "Lists objects under PREFIX. Without --recursive, keys are grouped at '/'\n"
         "(shown as PRE lines). Text: LAST-MODIFIED SIZE KEY; --json: one object with\n"
         "\"objects\" and \"prefixes\".\n\n"
@@ -314,6 +321,10 @@ std::string help_text(std::string_view verb) {
         "  -f, --file FILE      read the body from FILE (large files go up in parts)\n"
         "  --if-none-match '*'  create only: exit 3 if the key exists\n"
         "  --if-match ETAG      replace only if the current ETag is ETAG, else exit 3\n"
+        "                       A conditional put carries a write id (x-amz-meta-floe-write-id).\n"
+        "                       If its reply is lost or a 5xx, floe looks (HeadObject): its\n"
+        "                       own write there exits 0; anything else exits 3, saying the\n"
+        "                       reply was ambiguous and what is there\n"
         "  --content-type TYPE  Content-Type\n"
         "  --metadata NAME=VAL  user metadata (x-amz-meta-NAME), repeatable\n"
         "  --no-progress        no progress bar\n";
@@ -330,7 +341,7 @@ std::string help_text(std::string_view verb) {
   } else {
     s = "usage: floe [GLOBAL OPTIONS] COMMAND [ARGS]\n\n"
         "Commands:\n"
-        "  ls       list objects             floe ls s3://b/prefix/ [--recursive]\n"
+        "  ls       list buckets or objects  floe ls [s3://b/prefix/] [--recursive]\n"
         "  cp       copy objects and files   floe cp SRC DST [--recursive]\n"
         "  cat      object to stdout         floe cat s3://b/k\n"
         "  put      stdin or a file to S3    floe put s3://b/k [--file F] [--if-none-match '*']\n"

@@ -8,6 +8,7 @@
 // main.cpp     process set-up: parse, build the client, run
 
 #include <floe/error.hpp>
+#include <floe/http/client_config.hpp>
 #include <floe/result.hpp>
 
 #include <chrono>
@@ -49,7 +50,8 @@ struct global_options {
   bool path_style = false;
   bool no_verify_ssl = false;
   bool json = false;
-  bool debug = false;
+  bool debug = false;          // -v / --verbose / --debug: one line per HTTP attempt
+  bool debug_headers = false;  // --debug: and the headers of each (secrets redacted)
 };
 
 struct command_line {
@@ -69,7 +71,7 @@ struct command_line {
   std::vector<std::pair<std::string, std::string>> metadata;
   std::chrono::seconds expires{3600};
   unsigned concurrency = 8;
-  bool verbose = false;  // whoami
+  bool verbose = false;  // -v / --verbose: whoami adds source, generation, expiry
 };
 
 /// Parses argv (without argv[0]). Global options may come before or after
@@ -108,6 +110,19 @@ void report_usage(std::string_view verb, std::string_view message);
 /// credentials' own redacted description.
 void debug_line(global_options const& g, std::string_view line);
 
+/// A request target (path?query as sent) with the values of signing
+/// parameters (X-Amz-Signature, X-Amz-Credential, X-Amz-Security-Token,
+/// Signature, AWSAccessKeyId, WebIdentityToken...) replaced by REDACTED.
+std::string redact_target(std::string_view target);
+
+/// Headers whose values are never shown: Authorization, Proxy-Authorization,
+/// X-Amz-Security-Token, cookies, SSE customer keys.
+bool is_secret_header(std::string_view name) noexcept;
+
+/// -v: the line logged for one HTTP attempt (with --debug also its headers,
+/// redacted). Never a body.
+void log_exchange(global_options const& g, http::exchange_view const& v);
+
 /// Writes all of `s` to stdout (fd 1). False on a write error (EPIPE...).
 bool write_stdout(std::string_view s);
 
@@ -127,6 +142,9 @@ class progress {
   bool active() const noexcept { return active_; }
   /// Bytes moved so far (known byte counts).
   void add(std::uint64_t n);
+  /// Sets the bytes moved so far (an upload's count, which can go back when
+  /// a part is retried).
+  void set(std::uint64_t done);
   /// Redraws with the elapsed time only (transfers whose byte count the
   /// library does not report: uploads).
   void tick();

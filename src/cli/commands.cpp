@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <memory>
+#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <variant>
@@ -67,7 +68,7 @@ class op_trace {
       : x_(x), start_(std::chrono::steady_clock::now()) {
     if (!x.g.debug) return;
     line_ = std::string(operation) + " " + std::string(method) + " ";
-    auto tgt = s3::resolve_target(x.c.addressing(), bucket, key);
+    auto tgt = bucket.empty() ? s3::resolve_service_target(x.c.addressing()) : s3::resolve_target(x.c.addressing(), bucket, key);
     if (tgt) line_ += tgt->scheme + "://" + tgt->host_header + tgt->path;
     else line_ += resource_of(bucket, key.value_or(std::string_view{}));
   }
@@ -260,6 +261,69 @@ result<s3::written> written_or_error(s3::write_outcome const& o, std::string_vie
              "the reply was ambiguous" + (u.message.empty() ? std::string() : ": " + u.message));
 }
 
+// ---- ambiguous conditional writes -------------------------------------------
+
+// The user-metadata name of a conditional put's write id (x-amz-meta-floe-write-id).
+constexpr std::string_view write_id_metadata = "floe-write-id";
+
+// 20 characters of [a-z0-9] from the system's random source.
+std::string new_write_id() {
+  static constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  std::random_device rd;
+  std::string id;
+  for (int i = 0; i < 20; ++i) id += alphabet[rd() % 36];
+  return id;
+}
+
+// After an ambiguous reply to a conditional put (lost, cut, or a 5xx: it may
+// or may not have landed), HeadObject tells: this write's id there means it
+// landed (the put succeeded); anything else means this write is not what the
+// key holds, which exits 3 with one line saying so. If the HEAD itself fails
+// the outcome stays unknown (exit 1).
+awaitable<result<s3::put_result>> resolve_ambiguous(context& x, std::string const& bucket, std::string const& key,
+                                                    std::string const& write_id, std::string const& if_match,
+                                                    error const& ambiguous) {
+  op_trace trace(x, "HeadObject", "HEAD", bucket, std::string_view(key));
+  auto h = co_await x.c.async_head_object(bucket, key);
+  trace.done(h);
+  std::string const how = ambiguous.diag.http_status != 0
+                              ? std::to_string(ambiguous.diag.http_status) +
+                                    (ambiguous.diag.code.empty() ? std::string() : " " + ambiguous.diag.code)
+                              : std::string("the reply was lost");
+  auto not_current = [&](std::string what) {
+    error e(errc::conflict);
+    e.diag = ambiguous.diag;
+    e.diag.message = "the reply was ambiguous (" + how + "); " + std::move(what);
+    return e;
+  };
+  if (!h) {
+    if (h.error().code == errc::not_found)
+      co_return not_current("HeadObject finds no object there: this write did not land");
+    error e = ambiguous;
+    e.diag.message = "the reply was ambiguous (" + how + ") and HeadObject could not resolve it (" +
+                     h.error().diag.to_string() + ")";
+    co_return e;
+  }
+  auto const& info = h->info;
+  std::string there;
+  for (auto const& [n, v] : info.metadata)
+    if (n == write_id_metadata) there = v;
+  if (there == write_id) {
+    debug_line(x.g, "PutObject: the reply was ambiguous (" + how + "); HeadObject shows this write (id " + write_id +
+                        ") landed");
+    s3::put_result pr;
+    pr.etag = info.etag;
+    pr.version_id = info.version_id;
+    co_return pr;
+  }
+  if (!if_match.empty() && s3::same_etag(info.etag, if_match))
+    co_return not_current("the object still has ETag " + info.etag + ", the one --if-match named: this write did not land");
+  co_return not_current("HeadObject shows another version there (ETag " + info.etag +
+                        (there.empty() ? std::string(", not written by a conditional floe put")
+                                       : ", write id " + there) +
+                        "): this write is not the current version");
+}
+
 // ---- transfers of one object ---------------------------------------------
 
 // Local file (or "-": stdin) to S3. `quiet`: no progress (recursive copies).
@@ -271,6 +335,17 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
   params.metadata = x.cl.metadata;
   params.if_match = x.cl.if_match;
   params.if_none_match = x.cl.if_none_match;
+  // A conditional write carries a write id, so that an ambiguous reply can
+  // be resolved by looking at what the key holds (resolve_ambiguous).
+  std::string write_id;
+  if (!params.if_match.empty() || !params.if_none_match.empty()) {
+    for (auto const& [n, v] : params.metadata)
+      if (n == write_id_metadata) write_id = v;
+    if (write_id.empty()) {
+      write_id = new_write_id();
+      params.metadata.emplace_back(std::string(write_id_metadata), write_id);
+    }
+  }
   std::string const uri = uri_of(bucket, key);
   std::string const resource = resource_of(bucket, key);
 
@@ -335,6 +410,7 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     progress bar("upload " + std::string(base_name(local == "-" ? std::string_view("stdin") : std::string_view(local))),
                  path.empty() ? 0 : file_size, !quiet && !x.cl.no_progress && !path.empty());
     auto tick = start_ticker(ex, bar);
+    if (bar.active()) params.on_progress = [&bar](std::uint64_t n) { bar.set(n); };
     auto o = co_await s3::async_put_conditional(x.c, bucket, key, body, params);
     stop_ticker(*tick);
     if (o) {
@@ -364,11 +440,18 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     progress bar("upload " + std::string(base_name(local == "-" ? std::string_view("stdin") : std::string_view(local))),
                  static_cast<std::uint64_t>(st.st_size), !quiet && !x.cl.no_progress);
     auto tick = start_ticker(ex, bar);
+    if (bar.active()) params.on_progress = [&bar](std::uint64_t n) { bar.set(n); };
     r = co_await x.c.async_upload_file(bucket, key, path, params);
     stop_ticker(*tick);
     bar.finish(r.has_value());
   }
-  trace.done(r);
+  if (!r && !write_id.empty() && r.error().code == errc::unknown_outcome) {
+    trace.done(r);
+    error const ambiguous = r.error();
+    r = co_await resolve_ambiguous(x, bucket, key, write_id, params.if_match, ambiguous);
+  } else {
+    trace.done(r);
+  }
   if (!r) co_return fail(x, r.error(), "PutObject", resource);
   if (json_out != nullptr) {
     *json_out = put_json(uri, *r);
@@ -523,7 +606,45 @@ std::string dir_prefix(std::string key) {
 
 // ---- verbs ----------------------------------------------------------------
 
+// `floe ls` / `floe ls s3://`: ListBuckets.
+awaitable<int> cmd_ls_buckets(context& x) {
+  if (x.cl.recursive) co_return usage_error(x, "--recursive needs a bucket: floe ls s3://BUCKET --recursive");
+  op_trace trace(x, "ListBuckets", "GET", "", std::nullopt);
+  auto r = co_await x.c.async_list_buckets();
+  trace.done(r);
+  if (!r) co_return fail(x, r.error(), "ListBuckets", "");
+  std::string out;
+  if (x.g.json) {
+    out = "{\"buckets\":[";
+    for (std::size_t i = 0; i < r->buckets.size(); ++i) {
+      auto const& b = r->buckets[i];
+      if (i) out += ',';
+      out += "{\"name\":";
+      append_json_string(out, b.name);
+      out += ",\"creation_date\":";
+      append_json_string(out, b.creation_date);
+      out += ",\"region\":";
+      append_json_string(out, b.region);
+      out += '}';
+    }
+    out += "],\"owner\":{\"id\":";
+    append_json_string(out, r->owner_id);
+    out += ",\"display_name\":";
+    append_json_string(out, r->owner_display_name);
+    out += "}}\n";
+  } else {
+    for (auto const& b : r->buckets) {
+      std::string date = b.creation_date;
+      date.resize(24, ' ');
+      out += printable(date) + " " + printable(b.name) + "\n";
+    }
+  }
+  if (!write_stdout(out)) co_return exit_error;
+  co_return exit_ok;
+}
+
 awaitable<int> cmd_ls(context& x) {
+  if (x.cl.args.empty() || (x.cl.args[0].size() == 5 && is_s3_uri(x.cl.args[0]))) co_return co_await cmd_ls_buckets(x);
   auto u = parse_s3_uri(x.cl.args[0]);
   if (!u) co_return usage_error(x, u.error().diag.message);
   std::string const delimiter = x.cl.recursive ? "" : "/";

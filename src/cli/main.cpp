@@ -58,6 +58,11 @@ int main(int argc, char** argv) {
   cfg.shared_files.profile = cl.g.profile;
   cfg.http.tls.ca_file = cl.g.ca_bundle;
   cfg.http.tls.verify_peer = !cl.g.no_verify_ssl;
+  if (cl.g.debug) {
+    // One line per HTTP attempt (S3 and the STS fetches of credentials).
+    global_options const* g = &cl.g;
+    cfg.http.observer = [g](floe::http::exchange_view const& v) { log_exchange(*g, v); };
+  }
 
   boost::asio::io_context io;
   auto client = floe::s3::client::create(io.get_executor(), std::move(cfg));

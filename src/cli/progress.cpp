@@ -40,6 +40,11 @@ void progress::add(std::uint64_t n) {
   if (active_) draw(false);
 }
 
+void progress::set(std::uint64_t done) {
+  done_ = done;
+  if (active_) draw(false);
+}
+
 void progress::tick() {
   if (active_) draw(false);
 }
@@ -62,7 +67,17 @@ void progress::draw(bool force) {
     std::snprintf(buf, sizeof buf, "] %3d%% %s / %s", static_cast<int>(frac * 100), human_size(done_).c_str(),
                   human_size(total_).c_str());
     line += buf;
-    if (secs > 0.2) line += "  " + human_size(static_cast<std::uint64_t>(static_cast<double>(done_) / secs)) + "/s";
+    if (secs > 0.2) {
+      double const rate = static_cast<double>(done_) / secs;
+      line += "  " + human_size(static_cast<std::uint64_t>(rate)) + "/s";
+      if (rate > 0 && done_ < total_) {
+        auto const eta = static_cast<unsigned long long>(static_cast<double>(total_ - done_) / rate + 0.5);
+        char e[48];
+        if (eta >= 3600) std::snprintf(e, sizeof e, "  ETA %lluh%02llum", eta / 3600, (eta / 60) % 60);
+        else std::snprintf(e, sizeof e, "  ETA %llu:%02llu", eta / 60, eta % 60);
+        line += e;
+      }
+    }
   } else {
     static constexpr char spinner[] = "|/-\\";
     line += spinner[spin_++ % 4];

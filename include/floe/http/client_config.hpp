@@ -1,16 +1,45 @@
 #pragma once
 // Settings of an http::client. Zero durations mean "none".
 
+#include <floe/http/fields.hpp>
 #include <floe/http/proxy.hpp>
 #include <floe/http/tls.hpp>
+#include <floe/http/url.hpp>
 #include <floe/retry/policy.hpp>
+
+#include <boost/system/error_code.hpp>
 
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string_view>
 
 namespace floe::http {
+
+/// What an exchange observer is shown of one attempt, after it ended: the
+/// request line and headers as sent (Authorization, X-Amz-Security-Token and
+/// any presigned query included: redact before showing them anywhere) and
+/// the reply's status and headers. Never a body. Every view is valid only
+/// during the call.
+struct exchange_view {
+  std::string_view operation;                 // request::operation, e.g. "PutObject"
+  std::string_view method;
+  endpoint const* ep = nullptr;               // where it was sent
+  std::string_view target;                    // path?query, encoded as sent
+  fields const* request_headers = nullptr;    // as sent (after signing)
+  unsigned status = 0;                        // 0: no (complete) reply; see `ec`
+  fields const* reply_headers = nullptr;      // null when status is 0
+  boost::system::error_code ec;               // why there was no reply
+  unsigned attempt = 1;                       // 1-based, as attempt_info::attempt
+  bool resend = false;                        // a resend after a reused connection was found closed
+  bool reused_connection = false;
+  std::chrono::steady_clock::duration elapsed{};  // from taking a connection to the end of the reply
+};
+
+/// Called after every attempt (retries and resends included) on the
+/// client's executor. Must not throw. Empty: nothing is measured or called.
+using exchange_observer = std::function<void(exchange_view const&)>;
 
 struct client_config {
   /// Resolving, connecting, the proxy's CONNECT and the TLS handshake together.
@@ -41,6 +70,8 @@ struct client_config {
   /// Uniform draws in [0, 1) for the back-off jitter; empty: a PRNG seeded
   /// from std::random_device. Tests pass a fixed sequence.
   std::function<double()> random;
+  /// Told of every attempt (see exchange_view): request logs, tracing.
+  exchange_observer observer;
 };
 
 }  // namespace floe::http

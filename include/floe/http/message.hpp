@@ -42,6 +42,9 @@ struct request {
   sign_hook sign;                   // optional
   classify_hook classify;           // optional: default_classify when empty
   std::string operation;            // for diagnostics, e.g. "GetObject"
+  /// Optional: told the body bytes written so far in this attempt, as they
+  /// reach the socket (a retry starts again from its first chunk).
+  std::function<void(std::uint64_t)> on_body_sent;
 
   /// Empties everything, keeping the memory of the strings and fields.
   void clear() {
@@ -54,6 +57,7 @@ struct request {
     sign = nullptr;
     classify = nullptr;
     operation.clear();
+    on_body_sent = nullptr;
   }
 };
 

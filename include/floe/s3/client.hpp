@@ -140,6 +140,11 @@ struct put_params {
   /// If-Match on a write with 412). Set by the conditional layer
   /// (s3/conditional.hpp), which learns per endpoint when it is needed.
   bool if_match_unquoted = false;
+  /// Optional: told how many bytes of the object have been sent so far, as
+  /// they reach the socket (a multipart upload: all parts in flight and
+  /// done). The count can go back when an attempt is retried. Called on the
+  /// client's executor; must not throw.
+  std::function<void(std::uint64_t bytes_sent)> on_progress;
 };
 
 struct put_result {
@@ -167,6 +172,14 @@ struct list_params {
 struct listing {
   std::vector<object_summary> objects;
   std::vector<std::string> common_prefixes;
+  unsigned pages = 0;
+};
+
+/// Every bucket ListBuckets returned (all pages).
+struct bucket_listing {
+  std::vector<bucket_summary> buckets;
+  std::string owner_id;
+  std::string owner_display_name;
   unsigned pages = 0;
 };
 
@@ -380,6 +393,14 @@ class client {
                                       std::forward<Token>(token));
   }
 
+  /// ListBuckets: the buckets the credentials' owner has, every page. A
+  /// service-level request (no bucket in the host or path). Errors: denied,
+  /// malformed_reply, ... as usual.
+  template <class Token = boost::asio::deferred_t>
+  auto async_list_buckets(Token&& token = {}) {
+    return start<result<bucket_listing>>([this]() { return do_list_buckets(); }, std::forward<Token>(token));
+  }
+
   /// CreateBucket (with a LocationConstraint outside us-east-1).
   template <class Token = boost::asio::deferred_t>
   auto async_create_bucket(std::string_view bucket, Token&& token = {}) {
@@ -450,6 +471,7 @@ class client {
                                                                                     std::vector<std::string>& keys);
   FLOE_DECL boost::asio::awaitable<result<listing>> do_list(std::string const& bucket, list_params const& p);
   FLOE_DECL boost::asio::awaitable<result<copy_result>> do_copy(copy_params const& p);
+  FLOE_DECL boost::asio::awaitable<result<bucket_listing>> do_list_buckets();
   FLOE_DECL boost::asio::awaitable<result<void>> do_bucket(std::string const& bucket, bool create);
   FLOE_DECL boost::asio::awaitable<void> abort_multipart(std::string const& bucket, std::string const& key, std::string const& upload_id);
 

@@ -50,6 +50,26 @@ struct list_page {
 /// as they are (a store that ignored the parameter).
 FLOE_DECL result<list_page> parse_list_objects_v2(std::string_view body, bool url_encoded = true);
 
+struct bucket_summary {
+  std::string name;
+  std::string creation_date;  // as sent, ISO 8601
+  std::string region;         // <BucketRegion> when the store sends it (AWS), else empty
+};
+
+/// One page of ListBuckets.
+struct bucket_list_page {
+  std::vector<bucket_summary> buckets;
+  std::string owner_id;
+  std::string owner_display_name;
+  /// Set when the store paginates ListBuckets (AWS with max-buckets); empty
+  /// otherwise (Ceph, moto and AWS without max-buckets send all buckets).
+  std::string continuation_token;
+};
+
+/// Parses a ListBuckets reply (`ListAllMyBucketsResult`). A <Bucket> without
+/// a <Name> is errc::malformed_reply.
+FLOE_DECL result<bucket_list_page> parse_list_buckets(std::string_view body);
+
 /// The body of a DeleteObjects request for `keys` (at most 1000): XML with
 /// each key escaped, Quiet on when `quiet`. Keys with characters XML 1.0
 /// cannot carry (control characters other than tab/CR/LF) are refused with

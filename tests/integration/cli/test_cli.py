@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 import tempfile
@@ -113,7 +114,7 @@ class CliCases(unittest.TestCase):
             self.assertIn("--endpoint-url", out)
 
     def test_usage_errors_exit_2(self):
-        for args in (["bogus"], [], ["ls"], ["cp", "a", "b"], ["cat", "s3://b/k", "extra"],
+        for args in (["bogus"], [], ["ls", "--recursive"], ["cp", "a", "b"], ["cat", "s3://b/k", "extra"],
                      ["put", self.uri("k"), "--if-none-match", "abc"], ["ls", "--nope", self.uri("")],
                      ["presign", self.uri("k"), "--expires", "0"], ["cat", "s3:///k"],
                      ["stat", "--file", "x", self.uri("k")], ["put", self.uri("k"), "--metadata", "novalue"]):
@@ -235,23 +236,42 @@ class CliCases(unittest.TestCase):
         env = self.env(AWS_SESSION_TOKEN=token)
         r = self.floe("-v", "put", self.uri("debug/k"), input=b"x", env=env)
         r2 = self.floe("--debug", "cat", self.uri("debug/missing"), rc=4, env=env)
-        log = (r.stderr + r2.stderr).decode()
-        self.assertIn("PutObject PUT", log)
-        self.assertIn(f"/{self.bucket}/debug/k -> ok", log)
+        r3 = self.floe("--debug", "put", self.uri("debug/k2"), "--if-none-match", "*", input=b"y", env=env)
+        log = (r.stderr + r2.stderr + r3.stderr).decode()
+        # One line per HTTP attempt: operation, attempt, method, URL, status, request id, time.
+        self.assertRegex(log, r"floe: debug: \[PutObject #1\] PUT http://\S+/debug/k -> 200 request-id \S+ \(\d+ ms, ")
+        self.assertRegex(log, r"\[GetObject #1\] GET \S+/debug/missing -> 404 request-id \S+")
+        # The per-operation summary keeps the store's error code.
         self.assertRegex(log, r"GetObject GET \S+/debug/missing -> 404 NoSuchKey request-id \S+")
-        for secret in (self.target.secret, token, "Signature", "Authorization", "X-Amz-Security-Token",
-                       self.target.akid):
+        self.assertIn(f"/{self.bucket}/debug/k -> ok", log)
+        # --debug shows headers, the secret ones redacted.
+        self.assertIn("> Authorization: REDACTED", r2.stderr.decode())
+        self.assertIn("> X-Amz-Security-Token: REDACTED", r2.stderr.decode())
+        self.assertIn("> x-amz-meta-floe-write-id: ", r3.stderr.decode())
+        self.assertRegex(r2.stderr.decode(), r"(?i)< x-amzn?-request-?id: \S+")  # moto: x-amzn-requestid
+        self.assertNotIn("> Authorization: REDACTED", r.stderr.decode())  # -v: no headers
+        for secret in (self.target.secret, token, "Signature=", "Credential=", self.target.akid):
             self.assertNotIn(secret, log)
+
+    def test_debug_log_shows_each_retry(self):
+        self.floe("put", self.uri("debug/retried"), input=b"r")
+        self.add_rule({"match": {"method": "GET", "path": f"/{self.bucket}/debug/retried$"}, "trigger": {"nth": [1]},
+                       "action": {"type": "reply", "status": 503,
+                                  "body": "<Error><Code>SlowDown</Code><Message>slow</Message></Error>"}})
+        r = self.floe("-v", "cat", self.uri("debug/retried"))
+        self.assertEqual(r.stdout, b"r")
+        log = r.stderr.decode()
+        self.assertRegex(log, r"\[GetObject #1\] GET \S+/debug/retried -> 503 ")
+        self.assertRegex(log, r"\[GetObject #2\] GET \S+/debug/retried -> 200 ")
 
     def add_rule(self, rule):
         rid = control(self.target.control, "POST", "/rules", rule)["id"]
         self.addCleanup(control, self.target.control, "DELETE", f"/rules/{rid}")
         return rid
 
-    def test_conflict_exit_3_and_ambiguous_exit_1(self):
-        key_c, key_u = "faults/conflict", "faults/ambiguous"
+    def test_conflict_exit_3(self):
+        key_c = "faults/conflict"
         etag_c = self.floe("put", self.uri(key_c), input=b"c0").stdout.decode().strip()
-        etag_u = self.floe("put", self.uri(key_u), input=b"u0").stdout.decode().strip()
         ceph_409 = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>ConcurrentModification</Code>'
                     '<Message>concurrent modification</Message><RequestId>tx-cli-409</RequestId></Error>')
         self.add_rule({"match": {"method": "PUT", "path": f"/{self.bucket}/{key_c}$"},
@@ -262,16 +282,95 @@ class CliCases(unittest.TestCase):
         self.assertEqual(line.count("\n"), 1, line)
         for part in ("PutObject", "409", "ConcurrentModification", "nothing was written"):
             self.assertIn(part, line)
-        ceph_500 = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>UnknownError</Code>'
-                    '<Message></Message><RequestId>tx-cli-500</RequestId></Error>')
-        self.add_rule({"match": {"method": "PUT", "path": f"/{self.bucket}/{key_u}$"},
-                       "action": {"type": "reply", "when": "after", "status": 500, "body": ceph_500,
-                                  "headers": {"Content-Type": "application/xml"}}})
-        r = self.floe("--json", "put", self.uri(key_u), "--if-match", etag_u, input=b"u1", rc=1)
+
+    CEPH_500 = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>UnknownError</Code>'
+                '<Message></Message><RequestId>tx-cli-500</RequestId></Error>')
+
+    def ambiguous_rule(self, key, action, if_match_the_store_takes=False):
+        match = {"method": "PUT", "path": f"/{self.bucket}/{key}$"}
+        if if_match_the_store_takes:
+            # Ceph RGW 16.2 answers a quoted If-Match on a write with 412 and
+            # takes it unquoted (floe retries so): fault only the one it takes.
+            match["header"] = {"If-Match": '^[^"]' if self.target.name == "rgw" else '^"'}
+        return self.add_rule({"match": match, "action": action})
+
+    def test_ambiguous_put_finds_its_own_write_exit_0(self):
+        # The store took the write; the reply was replaced by a 500, or cut.
+        for n, action in enumerate(({"type": "reply", "when": "after", "status": 500, "body": self.CEPH_500,
+                                     "headers": {"Content-Type": "application/xml"}},
+                                    {"type": "cut", "when": "after"})):
+            key = f"faults/ambiguous-landed-{n}"
+            etag = self.floe("put", self.uri(key), input=b"v0").stdout.decode().strip()
+            rid = self.ambiguous_rule(key, action, if_match_the_store_takes=True)
+            r = self.floe("put", self.uri(key), "--if-match", etag, input=b"v1")
+            self.assertEqual(r.stdout.decode().strip(), hashlib.md5(b"v1").hexdigest())
+            self.assertEqual(r.stderr, b"")
+            self.assertEqual(self.rule_fired(rid), 1)
+            self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"v1")
+            meta = self.stat_json(key)["metadata"]
+            self.assertRegex(meta.get("floe-write-id", ""), r"^[a-z0-9]{20}$")
+        # Create-only, reply cut after the store took it.
+        key = "faults/ambiguous-created"
+        rid = self.ambiguous_rule(key, {"type": "cut", "when": "after"})
+        r = self.floe("--json", "put", self.uri(key), "--if-none-match", "*", input=b"new")
+        self.assertEqual(json.loads(r.stdout)["etag"], hashlib.md5(b"new").hexdigest())
+        self.assertEqual(self.rule_fired(rid), 1)
+
+    def test_ambiguous_put_finds_another_version_exit_3(self):
+        # Not forwarded: the store never saw it, and what is there says so.
+        key = "faults/ambiguous-not-landed"
+        etag = self.floe("put", self.uri(key), input=b"w0").stdout.decode().strip()
+        self.ambiguous_rule(key, {"type": "reply", "when": "before", "status": 500, "body": self.CEPH_500,
+                                  "headers": {"Content-Type": "application/xml"}})
+        r = self.floe("put", self.uri(key), "--if-match", etag, input=b"w1", rc=3)
+        line = r.stderr.decode()
+        self.assertEqual(line.count("\n"), 1, line)
+        for part in ("PutObject", "500", "UnknownError", "ambiguous", "still has ETag " + etag, "did not land"):
+            self.assertIn(part, line)
+        # Another writer's version is there: create-only over an existing key.
+        r = self.floe("--json", "put", self.uri(key), "--if-none-match", "*", input=b"w2", rc=3)
+        err = json.loads(r.stderr)["error"]
+        self.assertEqual(err["kind"], "conflict")
+        self.assertEqual(err["exit_code"], 3)
+        self.assertIn("ambiguous", err["message"])
+        self.assertIn("another version there (ETag " + etag, err["message"])
+        self.assertIn("not written by a conditional floe put", err["message"])
+        # Nothing there at all: the connection cut before the store saw it.
+        gone = "faults/ambiguous-nothing"
+        self.ambiguous_rule(gone, {"type": "cut", "when": "before"})
+        r = self.floe("put", self.uri(gone), "--if-none-match", "*", input=b"z", rc=3)
+        self.assertIn(b"no object there: this write did not land", r.stderr)
+        self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"w0")
+
+    def test_ambiguous_put_unresolved_exit_1(self):
+        # The HEAD that would resolve it is refused: the outcome stays unknown.
+        key = "faults/ambiguous-unresolved"
+        etag = self.floe("put", self.uri(key), input=b"u0").stdout.decode().strip()
+        self.ambiguous_rule(key, {"type": "reply", "when": "after", "status": 500, "body": self.CEPH_500,
+                                  "headers": {"Content-Type": "application/xml"}})
+        self.add_rule({"match": {"method": "HEAD", "path": f"/{self.bucket}/{key}$"},
+                       "action": {"type": "reply", "status": 503, "body": ""}})
+        r = self.floe("--json", "put", self.uri(key), "--if-match", etag, input=b"u1", rc=1)
         err = json.loads(r.stderr)["error"]
         self.assertEqual(err["kind"], "unknown_outcome")
         self.assertEqual(err["status"], 500)
-        self.assertIn("ambiguous", err["message"])
+        self.assertIn("could not resolve", err["message"])
+
+    def rule_fired(self, rid):
+        return control(self.target.control, "GET", f"/rules/{rid}")["fired"]
+
+    def test_ls_buckets(self):
+        text = self.floe("ls").stdout.decode()
+        self.assertRegex(text, r"(?m)^\S+\s+" + self.bucket + "$")
+        self.assertEqual(self.floe("ls", "s3://").stdout.decode(), text)
+        listed = json.loads(self.floe("--json", "ls").stdout)
+        names = [b["name"] for b in listed["buckets"]]
+        self.assertIn(self.bucket, names)
+        mine = listed["buckets"][names.index(self.bucket)]
+        self.assertRegex(mine["creation_date"], r"^\d{4}-\d\d-\d\dT")
+        self.assertIn("id", listed["owner"])
+        r = self.floe("ls", "--recursive", rc=2)
+        self.assertIn(b"--recursive needs a bucket", r.stderr)
 
     def test_transient_error_is_retried(self):
         self.floe("put", self.uri("faults/slow"), input=b"eventually")
@@ -359,7 +458,47 @@ class CliCases(unittest.TestCase):
             self.floe("put", self.uri("big/small"), input=b"small")
             self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/small"), os.path.join(d, "small")), b"")
 
-    def stderr_on_terminal(self, *args):
+    def test_upload_progress_bar_on_terminal_only(self):
+        data = os.urandom(16 * MIB)
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "up.bin")
+            with open(src, "wb") as fh:
+                fh.write(data)
+            # The store's side waits before reading the body, so the upload
+            # lasts long enough for the bar to draw bytes, rate and ETA.
+            self.add_rule({"match": {"method": "PUT", "path": f"/{self.bucket}/upbar/"},
+                           "action": {"type": "delay", "ms": 700}})
+            err = self.stderr_on_terminal("cp", src, self.uri("upbar/up.bin")).decode()
+            self.assertIn("upload up.bin", err)
+            self.assertRegex(err, r"\] +\d+% +\d+\.\d MiB / 16\.0 MiB")
+            self.assertRegex(err, r"MiB/s +ETA \d+:\d\d")
+            self.assertRegex(err, r"upload up\.bin: 16\.0 MiB in \d")
+            self.assertEqual(self.stat_json("upbar/up.bin")["size"], len(data))
+            # Not a terminal: nothing at all on stderr.
+            r = self.floe("put", self.uri("upbar/plain.bin"), "--file", src)
+            self.assertEqual(r.stderr, b"")
+            # A terminal but --no-progress, or under 8 MiB: nothing either.
+            self.assertEqual(self.stderr_on_terminal("put", self.uri("upbar/np.bin"), "--file", src, "--no-progress"), b"")
+            small = os.path.join(d, "small.bin")
+            with open(small, "wb") as fh:
+                fh.write(data[:MIB])
+            self.assertEqual(self.stderr_on_terminal("put", self.uri("upbar/small.bin"), "--file", small), b"")
+            # A multipart upload (64 MiB and more: 16 MiB parts, 4 at once)
+            # counts the bytes of all its parts together.
+            big = os.path.join(d, "big.bin")
+            with open(big, "wb") as fh:
+                for _ in range(4):
+                    fh.write(data)
+                fh.write(data[:MIB])
+            out = []
+            err = self.stderr_on_terminal("--json", "put", self.uri("upbar/big.bin"), "--file", big, stdout=out).decode()
+            self.assertEqual(json.loads(out[0])["parts"], 5)
+            self.assertRegex(err, r"\] +\d+% +\d+\.\d MiB / 65\.0 MiB")
+            self.assertRegex(err, r"upload big\.bin: 65\.0 MiB in \d")
+            shown = [float(m) for m in re.findall(r"(\d+\.\d) MiB / 65\.0 MiB", err)]
+            self.assertTrue(shown and max(shown) <= 65.0, shown)  # never past the total
+
+    def stderr_on_terminal(self, *args, stdout=None):
         master, slave = pty.openpty()
         chunks = []
         reader = threading.Thread(target=lambda: self.drain(master, chunks))
@@ -372,6 +511,8 @@ class CliCases(unittest.TestCase):
             reader.join(timeout=30)
             os.close(master)
         self.assertEqual(r.returncode, 0)
+        if stdout is not None:
+            stdout.append(r.stdout)
         return b"".join(chunks)
 
     @staticmethod
@@ -442,6 +583,47 @@ class CliCases(unittest.TestCase):
         self.assertEqual(self.floe("cat", self.uri("pre/uploaded")).stdout, b"via presigned PUT")
 
 
+class CliWebIdentity(unittest.TestCase):
+    """-v / --debug with web-identity credentials from moto's STS through the
+    proxy: the STS exchange is logged like any other, and neither the token
+    file's contents nor the credentials STS sends back appear."""
+
+    def test_sts_exchange_logged_without_token_or_credentials(self):
+        endpoint = os.environ.get("FLOE_TEST_PROXY_ENDPOINT")
+        ctl = os.environ.get("FLOE_TEST_PROXY_CONTROL")
+        self.assertTrue(endpoint and ctl, "FLOE_TEST_PROXY_ENDPOINT / FLOE_TEST_PROXY_CONTROL not set "
+                                          "(tests/support/servers.py start exports them)")
+        home = tempfile.TemporaryDirectory(prefix="floe-cli-wi-")
+        self.addCleanup(home.cleanup)
+        token = "eyJhbGciOiJSUzI1NiJ9.floe-cli-web-identity-token-" + uuid.uuid4().hex
+        token_file = os.path.join(home.name, "token")
+        with open(token_file, "w") as fh:
+            fh.write(token)
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith("AWS_") and k.lower() not in ("http_proxy", "https_proxy")}
+        env.update({"HOME": home.name, "AWS_EC2_METADATA_DISABLED": "true", "AWS_REGION": "us-east-1",
+                    "AWS_ENDPOINT_URL_STS": endpoint,
+                    "AWS_ROLE_ARN": "arn:aws:iam::123456789012:role/floe-cli-debug",
+                    "AWS_WEB_IDENTITY_TOKEN_FILE": token_file, "AWS_ROLE_SESSION_NAME": "floe-cli-debug"})
+        # The verifier learns the keys STS hands out, so the S3 request is checked too.
+        control(ctl, "POST", "/verify", {"enabled": True})
+        bucket = "floe-cli-wi-" + uuid.uuid4().hex[:10]
+        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "--debug", "mb", f"s3://{bucket}"],
+                           capture_output=True, env=env, timeout=60)
+        log = r.stderr.decode()
+        self.assertEqual(r.returncode, 0, log)
+        self.assertRegex(log, r"\[AssumeRoleWithWebIdentity #1\] POST http://\S+ -> 200 ")
+        self.assertRegex(log, r"\[CreateBucket #1\] PUT http://\S+/" + bucket + r" -> 200 ")
+        self.assertIn("> X-Amz-Security-Token: REDACTED", log)
+        self.assertNotIn(token, log)
+        self.assertNotIn("floe-cli-web-identity-token", log)
+        for word in ("SecretAccessKey", "Signature=", "Credential="):
+            self.assertNotIn(word, log)
+        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "rb", f"s3://{bucket}"],
+                           capture_output=True, env=env, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+
 class CliTls(unittest.TestCase):
     """--ca-bundle and --no-verify-ssl against the proxy's TLS listener (moto)."""
 
@@ -501,6 +683,7 @@ def main():
         cls = type(f"Cli_{t.name}", (CliCases,), {"target": t})
         suite.addTests(loader.loadTestsFromTestCase(cls))
     suite.addTests(loader.loadTestsFromTestCase(CliTls))
+    suite.addTests(loader.loadTestsFromTestCase(CliWebIdentity))
     result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
     failed = len(result.failures) + len(result.errors)
     print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")

@@ -10,12 +10,14 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <ctime>
 #include <fstream>
 #include <future>
 #include <sstream>
+#include <vector>
 
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
@@ -636,4 +638,160 @@ TEST_CASE("a clock-skew rejection corrects the offset from Date and is retried a
   CHECK(skews[1] < 3610s);
   CHECK(c.clock_skew() == skews[1]);
   CHECK(srv.control.rule_counter(rule, "fired") == 1);
+}
+
+namespace {
+
+struct seen_exchange {
+  std::string operation, method, target, authorization, host;
+  unsigned status = 0;
+  unsigned attempt = 0;
+  bool resend = false;
+  bool reused = false;
+  bool has_reply_headers = false;
+  std::string content_length;  // of the reply
+  bool failed = false;
+  std::chrono::steady_clock::duration elapsed{};
+};
+
+client_config observed_config(std::vector<seen_exchange>& seen) {
+  auto cfg = test_config();
+  cfg.observer = [&seen](floe::http::exchange_view const& v) {
+    seen_exchange s;
+    s.operation = std::string(v.operation);
+    s.method = std::string(v.method);
+    s.target = std::string(v.target);
+    REQUIRE(v.request_headers != nullptr);
+    s.authorization = std::string(v.request_headers->get("Authorization"));
+    REQUIRE(v.ep != nullptr);
+    s.host = v.ep->host;
+    s.status = v.status;
+    s.attempt = v.attempt;
+    s.resend = v.resend;
+    s.reused = v.reused_connection;
+    s.has_reply_headers = v.reply_headers != nullptr;
+    if (v.reply_headers) s.content_length = std::string(v.reply_headers->get("Content-Length"));
+    s.failed = static_cast<bool>(v.ec);
+    s.elapsed = v.elapsed;
+    seen.push_back(std::move(s));
+  };
+  return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("exchange observer: one call per attempt with the request as sent and the reply's status and headers") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  std::vector<seen_exchange> seen;
+  asio::io_context io;
+  client c(io.get_executor(), observed_config(seen));
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "observer-bucket", "k", "observed");
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].method == "PUT");
+  CHECK(seen[0].target == "/observer-bucket");
+  CHECK(seen[1].target == "/observer-bucket/k");
+  CHECK(seen[1].status == 200);
+  CHECK(seen[1].has_reply_headers);
+  CHECK(seen[1].authorization == dummy_auth);  // as sent: redacting is the observer's job
+  CHECK(seen[1].reused);
+  CHECK_FALSE(seen[0].reused);
+  CHECK(seen[1].host == "127.0.0.1");
+  seen.clear();
+
+  // A 503 then success: two calls, attempts 1 and 2, both with a reply.
+  srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/observer-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"reply","when":"before","status":503,"headers":{"Content-Type":"application/xml"},"body":"<Error><Code>SlowDown</Code><Message>slow</Message></Error>"}})");
+  auto req = make("GET", "/observer-bucket/k");
+  req.operation = "GetObject";
+  response res;
+  auto e = send(io, c, ep, req, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].operation == "GetObject");
+  CHECK(seen[0].attempt == 1);
+  CHECK(seen[0].status == 503);
+  CHECK(seen[1].attempt == 2);
+  CHECK(seen[1].status == 200);
+  CHECK(seen[1].content_length == "8");
+  CHECK_FALSE(seen[1].resend);
+  for (auto const& s : seen) CHECK(s.elapsed > std::chrono::steady_clock::duration::zero());
+  seen.clear();
+
+  // A connection the server closed: the resend is a call of its own, marked.
+  srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/observer-bucket/k2$"},"trigger":{"nth":[1]},"action":{"type":"close_after"}})");
+  put_object(io, c, ep, "observer-bucket", "k2", "x");
+  seen.clear();
+  for (int i = 0; i < 2; ++i) {
+    auto r2 = make("GET", "/observer-bucket/k2");
+    response res2;
+    e = send(io, c, ep, r2, res2);
+    REQUIRE_MESSAGE(!e.code, e.what());
+  }
+  REQUIRE(seen.size() == 3);
+  CHECK(seen[1].failed);
+  CHECK(seen[1].status == 0);
+  CHECK_FALSE(seen[1].has_reply_headers);
+  CHECK(seen[2].resend);
+  CHECK(seen[2].status == 200);
+  seen.clear();
+
+  // A conditional write whose reply is cut: one call, no reply, the error.
+  srv.control.add_rule(
+      R"({"match":{"method":"PUT","path":"^/observer-bucket/cut$"},"action":{"type":"cut","when":"after"}})");
+  auto w = make("PUT", "/observer-bucket/cut");
+  w.headers.set("If-None-Match", "*");
+  w.traits.conditional_write = true;
+  w.body = body_source::memory("cut");
+  response wres;
+  e = send(io, c, ep, w, wres);
+  CHECK(e.code == errc::unknown_outcome);
+  REQUIRE(seen.size() == 1);
+  CHECK(seen[0].failed);
+  CHECK(seen[0].status == 0);
+}
+
+TEST_CASE("on_body_sent reports a body's bytes as they are written, memory and file bodies alike") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.io_chunk = 64 * 1024;
+  client c(io.get_executor(), cfg);
+  auto const ep = plain_endpoint();
+  put_object(io, c, ep, "progress-bucket", "seed", "s");
+  auto const data = pattern(300000);
+
+  std::vector<std::uint64_t> counts;
+  auto req = make("PUT", "/progress-bucket/mem");
+  req.body = body_source::memory(data);
+  req.on_body_sent = [&counts](std::uint64_t n) { counts.push_back(n); };
+  response res;
+  auto e = send(io, c, ep, req, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  REQUIRE(res.status == 200);
+  REQUIRE(counts.size() == 5);  // 300000 bytes in 64 KiB pieces
+  CHECK(std::is_sorted(counts.begin(), counts.end()));
+  CHECK(counts.front() == 64 * 1024);
+  CHECK(counts.back() == data.size());
+
+  char tmpl[] = "/tmp/floe-progress-XXXXXX";
+  int fd = ::mkstemp(tmpl);
+  REQUIRE(fd >= 0);
+  REQUIRE(::write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size()));
+  ::close(fd);
+  counts.clear();
+  auto freq = make("PUT", "/progress-bucket/file");
+  freq.body = body_source::file(tmpl, 1000, data.size() - 1000);
+  freq.on_body_sent = [&counts](std::uint64_t n) { counts.push_back(n); };
+  response fres;
+  e = send(io, c, ep, freq, fres);
+  ::unlink(tmpl);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  REQUIRE(fres.status == 200);
+  REQUIRE(!counts.empty());
+  CHECK(std::is_sorted(counts.begin(), counts.end()));
+  CHECK(counts.back() == data.size() - 1000);
 }

@@ -138,3 +138,45 @@ TEST_CASE("multipart_etag is the MD5 of the parts' binary MD5s, a dash and the p
   CHECK(s3::multipart_etag(kms).empty());
   CHECK(s3::multipart_etag({}).empty());
 }
+
+TEST_CASE("parse_list_buckets reads names, dates, owner and an optional region and continuation token") {
+  // The shape AWS, moto and Ceph RGW send (Ceph without BucketRegion).
+  std::string body = R"(<?xml version="1.0" encoding="UTF-8"?>
+<ListAllMyBucketsResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">
+  <Owner><ID>75aa57f09aa0c8caeab4f8c24e99d10f8e7faeebf76c078efc7c6caea54ba06a</ID><DisplayName>webfile</DisplayName></Owner>
+  <Buckets>
+    <Bucket><Name>alpha</Name><CreationDate>2024-01-02T03:04:05.000Z</CreationDate></Bucket>
+    <Bucket><Name>b&amp;eta.example</Name><CreationDate>2024-02-03T04:05:06.000Z</CreationDate><BucketRegion>eu-west-1</BucketRegion></Bucket>
+  </Buckets>
+</ListAllMyBucketsResult>)";
+  auto r = s3::parse_list_buckets(body);
+  REQUIRE(r.has_value());
+  REQUIRE(r->buckets.size() == 2);
+  CHECK(r->buckets[0].name == "alpha");
+  CHECK(r->buckets[0].creation_date == "2024-01-02T03:04:05.000Z");
+  CHECK(r->buckets[0].region.empty());
+  CHECK(r->buckets[1].name == "b&eta.example");
+  CHECK(r->buckets[1].region == "eu-west-1");
+  CHECK(r->owner_id.size() == 64);
+  CHECK(r->owner_display_name == "webfile");
+  CHECK(r->continuation_token.empty());
+
+  auto paged = s3::parse_list_buckets(
+      "<ListAllMyBucketsResult><Buckets><Bucket><Name>x</Name></Bucket></Buckets>"
+      "<ContinuationToken>tok/1</ContinuationToken></ListAllMyBucketsResult>");
+  REQUIRE(paged.has_value());
+  CHECK(paged->continuation_token == "tok/1");
+  CHECK(paged->buckets.size() == 1);
+}
+
+TEST_CASE("parse_list_buckets: no buckets is an empty list; a nameless bucket and an Error document are refused") {
+  auto none = s3::parse_list_buckets("<ListAllMyBucketsResult><Owner><ID>o</ID></Owner><Buckets/></ListAllMyBucketsResult>");
+  REQUIRE(none.has_value());
+  CHECK(none->buckets.empty());
+  CHECK(none->owner_id == "o");
+  auto nameless = s3::parse_list_buckets("<ListAllMyBucketsResult><Buckets><Bucket><CreationDate>t</CreationDate></Bucket></Buckets></ListAllMyBucketsResult>");
+  REQUIRE(nameless.has_error());
+  CHECK(nameless.error().code == errc::malformed_reply);
+  CHECK(s3::parse_list_buckets("<Error><Code>AccessDenied</Code></Error>").error().code == errc::malformed_reply);
+  CHECK(s3::parse_list_buckets("not xml").has_error());
+}

@@ -474,6 +474,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       if (ec) co_return io_failure(c, a, ec);
       head = false;
       off += take;
+      if (req.on_body_sent) req.on_body_sent(off);
     }
     co_return;
   }
@@ -527,6 +528,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
     if (ec) co_return io_failure(c, a, ec);
     left -= got;
     pos += got;
+    if (req.on_body_sent) req.on_body_sent(body.size() - left);
   }
 }
 
@@ -737,6 +739,27 @@ inline void release(client& cl, client_state& st, endpoint const& ep, std::share
   pool.wake_one();
 }
 
+// Tells the exchange observer what one attempt did (never a body).
+inline void observe(client_config const& cfg, endpoint const& ep, request const& req, response const& res,
+                    attempt_state const& a, unsigned attempt, bool resend, bool reused, steady::time_point t0) {
+  exchange_view v;
+  v.operation = req.operation;
+  v.method = req.method;
+  v.ep = &ep;
+  v.target = req.target;
+  v.request_headers = &req.headers;
+  v.ec = a.ec;
+  if (!a.ec && res.status != 0) {
+    v.status = res.status;
+    v.reply_headers = &res.headers;
+  }
+  v.attempt = attempt;
+  v.resend = resend;
+  v.reused_connection = reused;
+  v.elapsed = steady::now() - t0;
+  cfg.observer(v);
+}
+
 // Completes a failure with what is known of the operation.
 inline error finish_error(retry::operation const& op, request const& req, response& res, error e,
                           attempt_state const* a) {
@@ -798,6 +821,7 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
   // attempt is then as unrepeatable as a consumed stream body.
   traits.replayable_body = req.body.replayable() && req.sink.resettable();
   unsigned stale_resends = 0;
+  bool resending = false;  // this attempt resends one that met a closed pooled connection
   if (req.body.type() == body_source::kind::memory && req.body.bytes().size() != req.body.size())
     co_return detail::finish_error(op, req, res, error(errc::invalid_argument, "body size mismatch"), nullptr);
 
@@ -816,6 +840,7 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
     res.retry_stop = errc::ok;
 
     bool reused = true;
+    auto const t0 = cfg.observer ? detail::steady::now() : detail::steady::time_point{};
     auto conn = detail::take_idle(cl, st, ep);
     error cerr;
     if (!conn) std::tie(conn, cerr) = co_await acquire(cl, st, ep, reused);
@@ -827,12 +852,15 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
       a.timed_out = cerr.code == errc::timeout;
       a.reached_server = false;
       if (!cerr.diag.message.empty()) a.why = cerr.diag.message;
+      if (cfg.observer) detail::observe(cfg, ep, req, res, a, op.attempt(), false, false, t0);
       if (cerr.diag.http_status != 0) co_return detail::finish_error(op, req, res, std::move(cerr), nullptr);  // proxy refused CONNECT
     } else {
       if (reused) conn->rbuf_.clear();
       ++cl.stats_.attempts;
       if (!reused) ++cl.stats_.connections_opened;
       co_await run_attempt(cl, *conn, ep, req, res, a);
+      if (cfg.observer) detail::observe(cfg, ep, req, res, a, op.attempt(), resending, reused, t0);
+      resending = false;
       bool const was_cancelled = detail::is_cancelled(co_await asio::this_coro::cancellation_state);
       release(cl, st, ep, std::move(conn), !a.ec && a.reusable && !was_cancelled);
       if (was_cancelled) co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
@@ -844,6 +872,7 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
           !traits.conditional_write && !(a.body_consumed && !traits.replayable_body) && stale_resends < cfg.max_stale_resends) {
         ++stale_resends;
         ++cl.stats_.stale_resends;
+        resending = true;
         continue;
       }
     }

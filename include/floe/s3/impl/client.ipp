@@ -233,6 +233,7 @@ FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, clien
     cc.sts.env = env;
     cc.sts.http.tls = cfg.http.tls;
     cc.sts.http.proxy = cfg.http.proxy;
+    cc.sts.http.observer = cfg.http.observer;  // a request log sees the credential fetches too
     auto chain = credentials::make_default_chain(ex, std::move(cc));
     if (!chain) return chain.error();
     provider = std::move(*chain);
@@ -573,6 +574,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
     co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
   req.traits.conditional_write = op.conditional_write;
   req.body = body;
+  if (p.on_progress) req.on_body_sent = p.on_progress;
   auto e = co_await execute(op, req, res);
   if (e.code) co_return e;
   put_result r;
@@ -644,6 +646,9 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   part_size = std::max(part_size, (size + detail::max_parts - 1) / detail::max_parts);
   auto const count = static_cast<std::size_t>((size + part_size - 1) / part_size);
   std::vector<completed_part> parts(count);
+  // Bytes sent of each part in its current attempt, and their sum.
+  std::vector<std::uint64_t> part_sent(p.on_progress && !copy ? count : 0);
+  std::uint64_t total_sent = 0;
   std::size_t next = 0;
   std::optional<error> failure;
 
@@ -670,6 +675,13 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
         op.conditional_read = true;
       } else {
         req.body = http::body_source::file(path, off, len);
+        if (p.on_progress) {
+          req.on_body_sent = [&part_sent, &total_sent, &p, i](std::uint64_t n) {
+            total_sent = total_sent - part_sent[i] + n;  // a retried part starts again from 0
+            part_sent[i] = n;
+            p.on_progress(total_sent);
+          };
+        }
       }
       http::response res;
       auto e = co_await execute(op, req, res);
@@ -862,6 +874,34 @@ FLOE_DECL boost::asio::awaitable<result<listing>> client::do_list(std::string co
       co_return detail::with_context(error(errc::malformed_reply, "ListObjectsV2 returned the same continuation token twice"), op);
     }
     token = std::move(page->next_continuation_token);
+  }
+  co_return out;
+}
+
+FLOE_DECL boost::asio::awaitable<result<bucket_listing>> client::do_list_buckets() {
+  bucket_listing out;
+  std::string token;
+  for (;;) {
+    detail::op_spec op;
+    op.operation = "ListBuckets";
+    op.method = "GET";
+    if (!token.empty()) op.query.add("continuation-token", token);
+    http::request req;
+    http::response res;
+    auto e = co_await execute(op, req, res);
+    if (e.code) co_return e;
+    auto page = parse_list_buckets(res.body);
+    if (!page) co_return detail::with_context(page.error(), op);
+    ++out.pages;
+    if (out.pages == 1) {
+      out.owner_id = std::move(page->owner_id);
+      out.owner_display_name = std::move(page->owner_display_name);
+    }
+    for (auto& b : page->buckets) out.buckets.push_back(std::move(b));
+    if (page->continuation_token.empty()) break;
+    if (page->continuation_token == token)
+      co_return detail::with_context(error(errc::malformed_reply, "ListBuckets returned the same continuation token twice"), op);
+    token = std::move(page->continuation_token);
   }
   co_return out;
 }

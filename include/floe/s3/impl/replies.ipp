@@ -113,6 +113,27 @@ FLOE_DECL result<list_page> parse_list_objects_v2(std::string_view body, bool ur
   return page;
 }
 
+FLOE_DECL result<bucket_list_page> parse_list_buckets(std::string_view body) {
+  auto doc = detail::parse_result_doc(body, "ListAllMyBucketsResult", detail::list_reply_limit);
+  if (!doc) return doc.error();
+  auto root = doc->root();
+  bucket_list_page page;
+  if (auto owner = root.child("Owner")) {
+    page.owner_id = owner.child_text("ID");
+    page.owner_display_name = owner.child_text("DisplayName");
+  }
+  page.continuation_token = root.child_text("ContinuationToken");
+  for (auto b : root.child("Buckets").children("Bucket")) {
+    bucket_summary s;
+    s.name = b.child_text("Name");
+    if (s.name.empty()) return detail::malformed("ListBuckets entry without a <Name>");
+    s.creation_date = b.child_text("CreationDate");
+    s.region = b.child_text("BucketRegion");
+    page.buckets.push_back(std::move(s));
+  }
+  return page;
+}
+
 FLOE_DECL void append_xml_escaped(std::string& out, std::string_view s) {
   for (char c : s) {
     switch (c) {
