@@ -29,7 +29,7 @@ struct option_spec {
   std::string_view verbs;  // empty: global; else a space-separated list
 };
 
-constexpr std::array<option_spec, 20> options{{
+constexpr std::array<option_spec, 21> options{{
     {"endpoint-url", 0, true, opt_id::endpoint_url, ""},
     {"region", 0, true, opt_id::region, ""},
     {"profile", 0, true, opt_id::profile, ""},

@@ -14,7 +14,11 @@ rgw: the real Ceph RGW that scripts/test starts (FLOE_TEST_RGW_ENDPOINT,
 FLOE_TEST_RGW_ACCESS_KEY, FLOE_TEST_RGW_SECRET_KEY), reached directly. It
 answers a lost race with 409 ConcurrentModification or 500 UnknownError, so
 this also runs floe put's resolution of ambiguous replies.
-moto: FLOE_TEST_MOTO_ENDPOINT directly.
+moto: FLOE_TEST_MOTO_ENDPOINT through a private test proxy told to serialize
+exchanges per object (POST /serialize): moto checks a PUT's If-Match and
+stores the object in separate steps under a threaded server, so two writes
+on one base can both win there (tests/support/moto_if_match_race.py); the
+proxy gives it the per-object atomicity AWS and RGW have.
 Prints "floe-cases: N passed, M failed".
 """
 import json
@@ -31,6 +35,7 @@ STORE = None
 LOOPS = 8
 INCREMENTS = 5
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "support"))
 
 
 class ShellLoops(unittest.TestCase):
@@ -55,7 +60,12 @@ class ShellLoops(unittest.TestCase):
             env.update({"AWS_ACCESS_KEY_ID": os.environ["FLOE_TEST_RGW_ACCESS_KEY"],
                         "AWS_SECRET_ACCESS_KEY": os.environ["FLOE_TEST_RGW_SECRET_KEY"]})
         else:
-            self.endpoint = os.environ["FLOE_TEST_MOTO_ENDPOINT"]
+            from proxy.server import ProxyThread
+            px = ProxyThread(os.environ["FLOE_TEST_MOTO_ENDPOINT"],
+                             log_path=os.path.join(self.home.name, "proxy.log")).start()
+            self.addCleanup(px.stop)
+            self.assertEqual(px.serialize(True), {"enabled": True})
+            self.endpoint = px.endpoint
             env.update({"AWS_ACCESS_KEY_ID": "AKIDFLOELOOPS01", "AWS_SECRET_ACCESS_KEY": "loops-secret"})
         # Every floe the loops start talks to this endpoint.
         env["AWS_ENDPOINT_URL_S3"] = self.endpoint
