@@ -84,6 +84,7 @@ class chain_provider final : public provider, public std::enable_shared_from_thi
                            std::vector<chain_skip> skipped, bool may_fail_over);
 
   FLOE_DECL result<credentials> get() override;
+  FLOE_DECL std::shared_ptr<credentials const> lend() override;
   void invalidate(std::uint64_t generation) noexcept override { chosen_->invalidate(generation); }
   void confirm(std::uint64_t generation) noexcept override { chosen_->confirm(generation); }
   bool refreshable() const noexcept override { return chosen_->refreshable(); }

@@ -4,10 +4,9 @@
 // A request asks the provider for credentials (async_get), signs with them,
 // and when the reply says they are stale (errors::kind::stale_credentials)
 // calls invalidate(generation) with the generation it signed with, then asks
-// again. Today the only provider is static_provider, a set resolved once
-// from the environment or the shared files; the refreshing cache (web
-// identity, container, IMDS, role chains: issues 6 and 7) implements the
-// same interface, so clients never change when it lands.
+// again. Implementations: static_provider (a set resolved once), the
+// refreshing cache (credentials/refreshing.hpp: web identity, roles,
+// processes, container, IMDS) and the default chain (credentials/chain.hpp).
 
 #include <floe/config.hpp>
 #include <floe/credentials/credentials.hpp>
@@ -69,6 +68,12 @@ class provider {
   /// errc::credentials_unavailable; use async_get).
   virtual result<credentials> get() = 0;
 
+  /// The set get() would hand out now, shared instead of copied (no
+  /// allocation: a warm request path signs with it in place), or null when
+  /// the provider cannot lend one without work (then use get / async_get).
+  /// The default lends nothing; static_provider always lends its set.
+  virtual std::shared_ptr<credentials const> lend() { return nullptr; }
+
   /// A request signed with credentials of this generation was rejected as
   /// stale. A refreshing provider stops handing that generation out; the
   /// next async_get waits for a fetch started after this call. A static
@@ -107,12 +112,14 @@ class static_provider final : public provider {
   FLOE_DECL explicit static_provider(result<credentials> r);
 
   FLOE_DECL result<credentials> get() override;
+  std::shared_ptr<credentials const> lend() override { return lent_; }
   void invalidate(std::uint64_t) noexcept override {}
   bool refreshable() const noexcept override { return false; }
   FLOE_DECL std::string describe() const override;
 
  private:
   result<credentials> value_;
+  std::shared_ptr<credentials const> lent_;  // value_'s set, when it has one
 };
 
 /// The static sources in the SDKs' order: the environment, then the shared

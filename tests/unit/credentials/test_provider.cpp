@@ -43,6 +43,20 @@ TEST_CASE("static_provider: get() hands out the set with generation 1; invalidat
   CHECK(p.describe() == "static (test)");
 }
 
+TEST_CASE("static_provider: lend() shares the one set get() copies; an error provider lends nothing") {
+  static_provider p(sample());
+  auto a = p.lend();
+  auto b = p.lend();
+  REQUIRE(a != nullptr);
+  CHECK(a.get() == b.get());  // the same set, not a copy per call
+  CHECK(a->access_key_id == p.get()->access_key_id);
+  CHECK(a->generation == 1);
+  CHECK(a->secret_access_key.reveal() == "SECRET");
+  static_provider none(floe::error(floe::errc::credentials_unavailable, "nothing"));
+  CHECK(none.lend() == nullptr);
+  CHECK_FALSE(none.get().has_value());
+}
+
 TEST_CASE("static_provider: async_get completes through the handler's executor, never inline") {
   asio::io_context io;
   static_provider p(sample());

@@ -207,6 +207,12 @@ FLOE_DECL result<credentials> chain_provider::get() {
   return r;
 }
 
+FLOE_DECL std::shared_ptr<credentials const> chain_provider::lend() {
+  auto c = chosen_->lend();
+  if (c) worked_ = true;
+  return c;
+}
+
 FLOE_DECL std::string chain_provider::describe() const { return "default chain: " + chosen_->describe(); }
 
 FLOE_DECL void chain_provider::do_async_get(boost::asio::any_completion_handler<get_signature> handler,

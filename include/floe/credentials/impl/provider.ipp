@@ -12,12 +12,14 @@ FLOE_DECL void provider::do_async_get(boost::asio::any_completion_handler<get_si
 
 FLOE_DECL static_provider::static_provider(credentials c) : value_(std::move(c)) {
   if (value_->generation == 0) value_->generation = 1;
+  lent_ = std::make_shared<credentials const>(*value_);
 }
 
 FLOE_DECL static_provider::static_provider(error e) : value_(std::move(e)) {}
 
 FLOE_DECL static_provider::static_provider(result<credentials> r) : value_(std::move(r)) {
   if (value_ && value_->generation == 0) value_->generation = 1;
+  if (value_) lent_ = std::make_shared<credentials const>(*value_);
 }
 
 FLOE_DECL result<credentials> static_provider::get() { return value_; }

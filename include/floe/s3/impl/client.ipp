@@ -283,14 +283,22 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     }
     req.headers.set("Host", tgt->host_header);
 
-    // A fixed set needs no asynchronous hand-over (and its allocations): its
-    // get() answers what async_get would. A refreshing provider is always
-    // asked through async_get, which may wait for or start a fetch.
-    result<credentials::credentials> got = error(errc::credentials_unavailable);
-    if (!refreshable) got = provider_->get();
-    if (!got) got = co_await provider_->async_get(asio::use_awaitable);
-    if (!got) co_return detail::with_context(got.error(), op);
-    credentials::credentials creds = std::move(*got);
+    // A fixed set needs no asynchronous hand-over (and its allocations): it
+    // is lent (shared, not copied), or its get() answers what async_get
+    // would. A refreshing provider is always asked through async_get, which
+    // may wait for or start a fetch.
+    std::shared_ptr<credentials::credentials const> lent;
+    credentials::credentials owned;
+    if (!refreshable) lent = provider_->lend();
+    if (!lent) {
+      result<credentials::credentials> got = error(errc::credentials_unavailable);
+      if (!refreshable) got = provider_->get();
+      if (!got) got = co_await provider_->async_get(asio::use_awaitable);
+      if (!got) co_return detail::with_context(got.error(), op);
+      owned = std::move(*got);
+    }
+    credentials::credentials const* const signing = lent ? lent.get() : &owned;
+    credentials::credentials const& creds = *signing;
     if (auth_retried && creds.generation == stale_generation && stale_error) {
       // The provider declined the invalidation (its forced refreshes are
       // backing off after curing nothing): resending with the same keys
