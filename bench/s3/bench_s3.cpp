@@ -143,6 +143,10 @@ asio::awaitable<void> run_lane(floe::s3::client& c, job& j, std::uint64_t count)
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A benchmark talks to loopback only: never the real instance metadata
+  // service, whatever the environment says (the credentials come from
+  // AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, which bench/run sets).
+  ::setenv("AWS_EC2_METADATA_DISABLED", "true", 1);
   if (argc != 7 || (std::string_view(argv[1]) != "get" && std::string_view(argv[1]) != "put")) {
     std::fprintf(stderr, "usage: %s get|put ENDPOINT BUCKET KEY|PREFIX N INFLIGHT\n", argv[0]);
     return 2;
