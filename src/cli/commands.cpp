@@ -263,9 +263,6 @@ result<s3::written> written_or_error(s3::write_outcome const& o, std::string_vie
 
 // ---- ambiguous conditional writes -------------------------------------------
 
-// The user-metadata name of a conditional put's write id (x-amz-meta-floe-write-id).
-constexpr std::string_view write_id_metadata = "floe-write-id";
-
 // 20 characters of [a-z0-9] from the system's random source.
 std::string new_write_id() {
   static constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
@@ -296,31 +293,33 @@ awaitable<result<s3::put_result>> resolve_ambiguous(context& x, std::string cons
     e.diag.message = "the reply was ambiguous (" + how + "); " + std::move(what);
     return e;
   };
-  if (!h) {
-    if (h.error().code == errc::not_found)
-      co_return not_current("HeadObject finds no object there: this write did not land");
+  if (!h && h.error().code != errc::not_found) {
     error e = ambiguous;
     e.diag.message = "the reply was ambiguous (" + how + ") and HeadObject could not resolve it (" +
                      h.error().diag.to_string() + ")";
     co_return e;
   }
-  auto const& info = h->info;
-  std::string there;
-  for (auto const& [n, v] : info.metadata)
-    if (n == write_id_metadata) there = v;
-  if (there == write_id) {
-    debug_line(x.g, "PutObject: the reply was ambiguous (" + how + "); HeadObject shows this write (id " + write_id +
-                        ") landed");
-    s3::put_result pr;
-    pr.etag = info.etag;
-    pr.version_id = info.version_id;
-    co_return pr;
+  std::optional<s3::object_info> head;
+  if (h) head = std::move(h->info);
+  auto const v = s3::judge_ambiguous_put(head, write_id, if_match);
+  using what = s3::ambiguous_put_verdict::what;
+  switch (v.verdict) {
+    case what::landed: {
+      debug_line(x.g, "PutObject: the reply was ambiguous (" + how + "); HeadObject shows this write (id " + write_id +
+                          ") landed");
+      s3::put_result pr;
+      pr.etag = v.etag;
+      pr.version_id = v.version_id;
+      co_return pr;
+    }
+    case what::absent: co_return not_current("HeadObject finds no object there: this write did not land");
+    case what::base_unchanged:
+      co_return not_current("the object still has ETag " + v.etag + ", the one --if-match named: this write did not land");
+    case what::other_version: break;
   }
-  if (!if_match.empty() && s3::same_etag(info.etag, if_match))
-    co_return not_current("the object still has ETag " + info.etag + ", the one --if-match named: this write did not land");
-  co_return not_current("HeadObject shows another version there (ETag " + info.etag +
-                        (there.empty() ? std::string(", not written by a conditional floe put")
-                                       : ", write id " + there) +
+  co_return not_current("HeadObject shows another version there (ETag " + v.etag +
+                        (v.there_id.empty() ? std::string(", not written by a conditional floe put")
+                                            : ", write id " + v.there_id) +
                         "): this write is not the current version");
 }
 
@@ -340,10 +339,10 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
   std::string write_id;
   if (!params.if_match.empty() || !params.if_none_match.empty()) {
     for (auto const& [n, v] : params.metadata)
-      if (n == write_id_metadata) write_id = v;
+      if (n == s3::write_id_metadata_name) write_id = v;
     if (write_id.empty()) {
       write_id = new_write_id();
-      params.metadata.emplace_back(std::string(write_id_metadata), write_id);
+      params.metadata.emplace_back(std::string(s3::write_id_metadata_name), write_id);
     }
   }
   std::string const uri = uri_of(bucket, key);

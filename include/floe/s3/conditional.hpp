@@ -115,6 +115,32 @@ FLOE_DECL result<write_outcome> outcome_of_error(error const& e, std::string_vie
 /// W/ prefix). Two empty ETags are not the same version.
 FLOE_DECL bool same_etag(std::string_view a, std::string_view b) noexcept;
 
+/// The user-metadata name (x-amz-meta-floe-write-id) under which a
+/// conditional put may carry a write id of its own, so that an ambiguous
+/// reply can be resolved by looking at what the key holds.
+inline constexpr std::string_view write_id_metadata_name = "floe-write-id";
+
+/// What a HeadObject after an ambiguous reply to a conditional put that
+/// carried `write_id` says about that put.
+struct ambiguous_put_verdict {
+  enum class what : std::uint8_t {
+    landed,          // the key holds this write (its write id is there)
+    absent,          // no object: this write did not land
+    base_unchanged,  // the object still has the If-Match ETag: this write did not land
+    other_version,   // another version is there: this write is not the current one
+  };
+  what verdict = what::absent;
+  std::string etag;        // of what the key holds (empty when absent)
+  std::string version_id;
+  std::string there_id;    // the write id found there (empty: none)
+};
+
+/// Pure: the verdict from the key's HeadObject (`head`: nullopt when the
+/// key does not exist), the write id the put carried and its If-Match
+/// (empty for If-None-Match: *).
+FLOE_DECL ambiguous_put_verdict judge_ambiguous_put(std::optional<object_info> const& head, std::string_view write_id,
+                                                    std::string_view if_match);
+
 /// What floe has learned about stores, per endpoint, that changes how a
 /// conditional write is sent. Thread-safe.
 class write_quirks {

@@ -172,6 +172,26 @@ TEST_CASE("same_etag normalises quotes and W/") {
   CHECK_FALSE(same_etag("\"\"", ""));
 }
 
+TEST_CASE("judge_ambiguous_put: own write id, absent key, unchanged base, another version") {
+  using what = ambiguous_put_verdict::what;
+  CHECK(judge_ambiguous_put(std::nullopt, "id1", "abc").verdict == what::absent);
+  object_info o;
+  o.etag = "e2";
+  o.version_id = "v2";
+  o.metadata = {{"count", "3"}, {std::string(write_id_metadata_name), "id1"}};
+  auto v = judge_ambiguous_put(o, "id1", "e1");
+  CHECK(v.verdict == what::landed);
+  CHECK(v.etag == "e2");
+  CHECK(v.version_id == "v2");
+  CHECK(judge_ambiguous_put(o, "id2", "e1").verdict == what::other_version);
+  CHECK(judge_ambiguous_put(o, "id2", "e1").there_id == "id1");
+  CHECK(judge_ambiguous_put(o, "id2", "\"e2\"").verdict == what::base_unchanged);  // quoted If-Match
+  CHECK(judge_ambiguous_put(o, "id2", "").verdict == what::other_version);            // create-only
+  o.metadata.clear();
+  CHECK(judge_ambiguous_put(o, "", "").verdict == what::other_version);  // no id: never "landed"
+  CHECK(judge_ambiguous_put(o, "", "").there_id.empty());
+}
+
 TEST_CASE("write_quirks remembers and forgets per endpoint") {
   write_quirks q;
   CHECK_FALSE(q.unquoted_if_match("http://127.0.0.1:1"));

@@ -96,6 +96,21 @@ FLOE_DECL result<write_outcome> outcome_of_reply(unsigned status, std::string_vi
   return outcome_of_error(report.err, feature);
 }
 
+FLOE_DECL ambiguous_put_verdict judge_ambiguous_put(std::optional<object_info> const& head, std::string_view write_id,
+                                                    std::string_view if_match) {
+  using what = ambiguous_put_verdict::what;
+  ambiguous_put_verdict v;
+  if (!head) return v;  // absent
+  v.etag = head->etag;
+  v.version_id = head->version_id;
+  for (auto const& [n, val] : head->metadata)
+    if (n == write_id_metadata_name) v.there_id = val;
+  if (!write_id.empty() && v.there_id == write_id) v.verdict = what::landed;
+  else if (!if_match.empty() && same_etag(head->etag, if_match)) v.verdict = what::base_unchanged;
+  else v.verdict = what::other_version;
+  return v;
+}
+
 FLOE_DECL bool same_etag(std::string_view a, std::string_view b) noexcept {
   auto const na = normalize_etag(a);
   auto const nb = normalize_etag(b);
