@@ -261,6 +261,9 @@ result<s3::written> written_or_error(s3::write_outcome const& o, std::string_vie
              "the reply was ambiguous" + (u.message.empty() ? std::string() : ": " + u.message));
 }
 
+// S3's limit for one PutObject.
+constexpr std::uint64_t max_single_put = std::uint64_t{5} << 30;
+
 // ---- ambiguous conditional writes -------------------------------------------
 
 // 20 characters of [a-z0-9] from the system's random source.
@@ -401,10 +404,13 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     struct ::stat cst {};
     if (::stat(path.c_str(), &cst) == 0) file_size = static_cast<std::uint64_t>(cst.st_size);
   }
-  if (conditional && (path.empty() || file_size < x.c.config().multipart_threshold)) {
+  if (conditional && (path.empty() || file_size <= max_single_put)) {
     // One PUT through the conditional layer (typed outcomes, the Ceph
-    // quoted-ETag fallback). Larger files go up in parts below, the
-    // condition on CompleteMultipartUpload.
+    // quoted-ETag fallback), up to S3's 5 GiB single-PUT limit: a condition
+    // on a PUT is honoured by every store tested, while on
+    // CompleteMultipartUpload moto ignores If-Match (the object would be
+    // replaced whatever its ETag). Only larger files go up in parts, the
+    // condition on CompleteMultipartUpload (AWS honours it there).
     auto body = path.empty() ? http::body_source::memory(memory) : http::body_source::file(path, 0, file_size);
     progress bar("upload " + std::string(base_name(local == "-" ? std::string_view("stdin") : std::string_view(local))),
                  path.empty() ? 0 : file_size, !quiet && !x.cl.no_progress && !path.empty());

@@ -318,8 +318,10 @@ class client {
 
   /// Uploads the file at `path`: one PUT below multipart_threshold, else a
   /// multipart upload with parallel parts, aborted on failure or
-  /// cancellation. A condition (If-Match / If-None-Match) on a multipart
-  /// upload goes on CompleteMultipartUpload.
+  /// cancellation. A conditional upload (If-Match / If-None-Match) goes as
+  /// one PUT up to 5 GiB whatever the threshold (moto and Ceph RGW 16.2
+  /// ignore If-Match on CompleteMultipartUpload); above that its condition
+  /// goes on CompleteMultipartUpload, which AWS honours.
   /// As below, with default put_params.
   template <class Token = boost::asio::deferred_t>
     requires(!std::is_convertible_v<Token, put_params>)

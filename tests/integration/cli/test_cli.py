@@ -497,6 +497,16 @@ class CliCases(unittest.TestCase):
             self.assertRegex(err, r"upload big\.bin: 65\.0 MiB in \d")
             shown = [float(m) for m in re.findall(r"(\d+\.\d) MiB / 65\.0 MiB", err)]
             self.assertTrue(shown and max(shown) <= 65.0, shown)  # never past the total
+            # A conditional put of the same 65 MiB goes up as one PUT with its
+            # condition (moto ignores If-Match on CompleteMultipartUpload): a
+            # wrong ETag exits 3 and the object is left as it was; the right
+            # one replaces it.
+            etag = self.stat_json("upbar/big.bin")["etag"]
+            r = self.floe("put", self.uri("upbar/big.bin"), "--file", big, "--if-match", "0" * 32, rc=3)
+            self.assertIn("412", r.stderr.decode())
+            self.assertEqual(self.stat_json("upbar/big.bin")["etag"], etag)
+            r = self.floe("--json", "put", self.uri("upbar/big.bin"), "--file", big, "--if-match", etag)
+            self.assertEqual(json.loads(r.stdout)["parts"], 0)
 
     def stderr_on_terminal(self, *args, stdout=None):
         master, slave = pty.openpty()

@@ -813,6 +813,35 @@ TEST_CASE("a region redirect (301 with x-amz-bucket-region) is followed once and
   c->bucket_regions().forget(b2.name);
 }
 
+TEST_CASE("a conditional upload above multipart_threshold goes as one PUT: its condition holds on every store") {
+  proxy_scope px;
+  asio::io_context io;
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.multipart_threshold = 5u << 20;
+  cfg.part_size = 5u << 20;
+  auto c = make_client(io, cfg);
+  bucket_guard b(io, *c, "condup");
+  temp_dir dir;
+  auto const src = dir.file("src");
+  write_pattern_file(src, 6u << 20, 7);
+  auto first_f = c->async_upload_file(b.name, "obj", src, asio::use_future);
+  auto first = finish(io, first_f, 120s);
+  REQUIRE(first.has_value());
+  CHECK(first->parts == 2);  // unconditional: in parts
+  // moto and RGW 16.2 ignore If-Match on CompleteMultipartUpload; as one PUT
+  // a wrong ETag is refused and the object stays.
+  floe::s3::put_params wrong;
+  wrong.if_match = std::string(32, '0');
+  auto bad_f = c->async_upload_file(b.name, "obj", src, wrong, asio::use_future);
+  auto bad = finish(io, bad_f, 120s);
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().code == errc::precondition_failed);
+  auto hf = c->async_head_object(b.name, "obj", asio::use_future);
+  auto h = finish(io, hf);
+  REQUIRE(h.has_value());
+  CHECK(h->info.etag == first->etag);
+}
+
 TEST_CASE("a multipart upload whose part fails is aborted on the store") {
   proxy_scope px;
   asio::io_context io;

@@ -600,7 +600,11 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std:
                               "cannot read " + path + ": " + (errno ? std::strerror(errno) : "not a regular file"));
   }
   auto const size = static_cast<std::uint64_t>(st.st_size);
-  if (size < cfg_.multipart_threshold || size < detail::min_part_size) {
+  // A conditional upload goes as one PUT while S3 allows one (5 GiB): moto
+  // and Ceph RGW 16.2 ignore If-Match on CompleteMultipartUpload and would
+  // replace the object whatever its ETag.
+  bool const conditional = !p.if_match.empty() || !p.if_none_match.empty();
+  if (size < cfg_.multipart_threshold || size < detail::min_part_size || (conditional && size <= detail::max_single_put)) {
     auto body = http::body_source::file(path, 0, size);
     co_return co_await do_put(bucket, key, body, p);
   }
