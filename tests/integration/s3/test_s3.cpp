@@ -385,6 +385,26 @@ TEST_CASE("ranged GET returns exactly the bytes asked for, with Content-Range") 
   std::ifstream in(path);
   std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(got == "z");
+
+  // A server that ignores Range answers 200 with the whole object: an
+  // error, and none of those bytes reach the caller or the file.
+  auto& ctl = s3_target::get().control;
+  int const ignore = ctl.add_rule(R"({"match": {"method": "GET", "path": "^/)" + b.name +
+                                  R"(/r$", "headers_present": ["range"]}, "action": {"type": "reply", "status": 200, "headers": {"Content-Type": "application/octet-stream", "ETag": "\"x\""}, "body": )" +
+                                  json_str(data) + "}}");
+  auto f4 = c->async_get_object(b.name, "r", mid, asio::use_future);
+  auto g4 = finish(io, f4);
+  REQUIRE_FALSE(g4.has_value());
+  CHECK(g4.error().code == errc::malformed_reply);
+  CHECK(g4.error().diag.message.find("Range ignored") != std::string::npos);
+  auto const path2 = dir.file("ignored");
+  auto f5 = c->async_download(b.name, "r", path2, tail, asio::use_future);
+  auto g5 = finish(io, f5);
+  REQUIRE_FALSE(g5.has_value());
+  CHECK(g5.error().code == errc::malformed_reply);
+  CHECK(std::filesystem::file_size(path2) == 0);
+  CHECK(ctl.rule_counter(ignore, "fired") >= 2);
+  ctl.delete_rule(ignore);
 }
 
 TEST_CASE("a download cut mid-body resumes with Range and If-Match and yields the whole object") {

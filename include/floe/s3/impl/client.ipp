@@ -490,6 +490,23 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
   }
   std::uint64_t received = 0;  // bytes delivered to the sink over all attempts
   std::string etag;            // the version being read, pinned after the first reply
+  // A ranged request answered with anything but 206 and a Content-Range
+  // starting where it was asked (a server or cache that ignored Range sends
+  // the whole object with 200): its bytes are never delivered or spliced.
+  auto range_ignored = [](http::response const& rs, std::uint64_t start) {
+    if (rs.status / 100 != 2) return false;  // not a body for the caller
+    if (rs.status != 206) return true;
+    auto cr = rs.headers.get("Content-Range");
+    std::string const want = "bytes " + std::to_string(start) + "-";
+    return cr.substr(0, want.size()) != want;
+  };
+  auto range_error = [&op](http::response const& rs, std::uint64_t start) {
+    return error(errc::malformed_reply,
+                 "GetObject " + op.resource() + ": asked for bytes from " + std::to_string(start) + ", the reply was " +
+                     std::to_string(rs.status) + " " + std::string(rs.headers.get("Content-Range")) +
+                     " (Range ignored?); nothing of it was delivered");
+  };
+  bool wrong_range = false;
   get_result out;
   detail::exchange_lease x(spare_exchanges_);
   http::response& res = x.res();
@@ -506,6 +523,9 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
     if (!if_match.empty()) req.headers.set("If-Match", detail::quoted_etag(if_match));
     if (!p.conditions.if_none_match.empty() && received == 0)
       req.headers.set("If-None-Match", detail::quoted_etag(p.conditions.if_none_match));
+    bool const ranged = p.range || received > 0;
+    std::uint64_t const start = first + received;
+    bool first_piece = true;
     if (streamed) {
       std::uint64_t const received_before = received;
       op.before_retry = [&received, received_before]() -> error {
@@ -513,6 +533,14 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
         return error(errc::body_not_replayable, "the reply broke after part of the body was delivered");
       };
       req.sink = http::body_sink::stream([&](std::string_view piece, boost::system::error_code& ec) {
+        if (first_piece) {
+          first_piece = false;
+          if (ranged && range_ignored(res, start)) {
+            wrong_range = true;
+            ec = make_error_code(errc::malformed_reply);
+            return;
+          }
+        }
         if (etag.empty()) etag = std::string(normalize_etag(res.headers.get("ETag")));
         if (file.fd >= 0) {
           while (!piece.empty()) {
@@ -532,7 +560,11 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
       });
     }
     auto e = co_await execute(op, req, res);
-    if (!e.code) break;
+    if (wrong_range) co_return range_error(res, start);
+    if (!e.code) {
+      if (ranged && !streamed && range_ignored(res, start)) co_return range_error(res, start);
+      break;
+    }
     // Resume a stream that broke after delivering bytes; anything else is final.
     bool const broken_mid_body = streamed && received > 0 && !etag.empty() &&
                                  (res.status == 0 || res.status / 100 == 2) &&
