@@ -974,6 +974,11 @@ awaitable<int> cmd_presign(context& x) {
   auto u = parse_s3_uri(x.cl.args[0]);
   if (!u) co_return usage_error(x, u.error().diag.message);
   if (u->key.empty()) co_return usage_error(x, "the URI names no object");
+  // presign signs with what the provider holds now; a refreshing source
+  // (web identity, roles, containers, IMDS) holds nothing in a fresh
+  // process until asked, so ask (and wait) first.
+  auto creds = co_await x.c.credentials_provider().async_get();
+  if (!creds) co_return fail(x, creds.error(), "Presign", resource_of(u->bucket, u->key));
   std::string warning;
   auto r = x.c.presign(x.cl.method, u->bucket, u->key, x.cl.expires, &warning);
   if (!r) co_return fail(x, r.error(), "Presign", resource_of(u->bucket, u->key));

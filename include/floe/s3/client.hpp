@@ -419,8 +419,10 @@ class client {
 
   /// A presigned URL for `method` ("GET", "PUT", "HEAD", "DELETE") on the
   /// object, valid for `expires` (1 s .. 7 days). Uses the credentials the
-  /// provider has now. `warning` (when given) receives a note when the
-  /// expiry outlives temporary credentials.
+  /// provider has now (synchronous: with a refreshing provider, co_await
+  /// credentials_provider().async_get() first, or it answers
+  /// errc::credentials_unavailable until a set is cached). `warning` (when
+  /// given) receives a note when the expiry outlives temporary credentials.
   FLOE_DECL result<std::string> presign(std::string_view method, std::string_view bucket, std::string_view key,
                                         std::chrono::seconds expires, std::string* warning = nullptr);
 

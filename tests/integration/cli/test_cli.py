@@ -629,6 +629,22 @@ class CliWebIdentity(unittest.TestCase):
         self.assertNotIn("floe-cli-web-identity-token", log)
         for word in ("SecretAccessKey", "Signature=", "Credential="):
             self.assertNotIn(word, log)
+        # presign with web-identity credentials: a fresh process has none
+        # cached; it fetches them first, and the URL works (the verifier
+        # checks it) and carries the session token.
+        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "put", f"s3://{bucket}/k"], input=b"signed",
+                           capture_output=True, env=env, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "presign", f"s3://{bucket}/k"],
+                           capture_output=True, env=env, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        url = r.stdout.decode().strip()
+        self.assertIn("X-Amz-Security-Token=", url)
+        with urllib.request.urlopen(url, timeout=30) as got:
+            self.assertEqual(got.read(), b"signed")
+        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "rm", f"s3://{bucket}/k"],
+                           capture_output=True, env=env, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
         r = subprocess.run([FLOE, "--endpoint-url", endpoint, "rb", f"s3://{bucket}"],
                            capture_output=True, env=env, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
