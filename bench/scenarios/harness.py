@@ -510,6 +510,38 @@ class Harness:
                               "--s3-no-check-bucket", "--s3-no-head", "--s3-disable-checksum",
                               "--s3-chunk-size", "16M", "--s3-upload-concurrency", "4"] + self.rclone_quiet, "up/rclone")
 
+    def memory(self):
+        """Peak RSS of the floe CLI at a small and at the big object size, GET to
+        /dev/null and PUT from a file (both sizes multipart for PUT): issue 9's
+        "memory flat" target."""
+        sc = "floe CLI peak RSS by object size"
+        put_small = 96 * MiB  # above the 64 MiB multipart threshold: same path as the big PUT
+        small_src = os.path.join(self.work, "mem-put-small")
+        with open(small_src, "wb") as f:
+            for _ in range(put_small // MiB):
+                f.write(os.urandom(MiB))
+
+        def one(tool, cmd, size, to_null):
+            def go():
+                if to_null:
+                    with open("/dev/null", "wb") as out:
+                        c = run(cmd, self.env, stdout=out)
+                else:
+                    c = run(cmd, self.env)
+                if c.rc != 0:
+                    raise RuntimeError(f"exit {c.rc}: {c.err[-300:]}")
+                self.record(sc, tool, peak_rss_mib=c.rss_kib / 1024, cpu_s=c.cpu, size_mib=size // MiB)
+            self.attempt(sc, tool, go)
+
+        big = self.big
+        one("floe cat, 1 MiB", self.floe_args + ["cat", "s3://bench/1m"], MiB, True)
+        one(f"floe cat, {big // MiB} MiB", self.floe_args + ["cat", "s3://bench/1g"], big, True)
+        one(f"floe cp up, {put_small // MiB} MiB (multipart)",
+            self.floe_args + ["cp", small_src, "s3://bench/up/mem-small"], put_small, False)
+        one(f"floe cp up, {big // MiB} MiB (multipart)",
+            self.floe_args + ["cp", self.big_path, "s3://bench/up/mem-big"], big, False)
+        os.unlink(small_src)
+
     def one_list(self, key):
         p = os.path.join(self.work, f"list-{key}")
         with open(p, "w") as f:
@@ -595,6 +627,7 @@ class Harness:
         self.big_get()
         self.big_put()
         self.first_byte()
+        self.memory()
         self.healing()
 
 
@@ -604,7 +637,7 @@ def main():
     ap.add_argument("--npm-dir", required=True)
     ap.add_argument("--json", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="", help="comma-separated: sign,get,put,big-get,big-put,first-byte,heal")
+    ap.add_argument("--only", default="", help="comma-separated: sign,get,put,big-get,big-put,first-byte,memory,heal")
     a = ap.parse_args()
     h = Harness(a)
     t0 = time.time()
@@ -612,7 +645,8 @@ def main():
         h.setup()
         if a.only:
             steps = {"sign": h.signing, "get": lambda: h.small("GET"), "put": lambda: h.small("PUT"),
-                     "big-get": h.big_get, "big-put": h.big_put, "first-byte": h.first_byte, "heal": h.healing}
+                     "big-get": h.big_get, "big-put": h.big_put, "first-byte": h.first_byte, "memory": h.memory,
+                     "heal": h.healing}
             for s in a.only.split(","):
                 steps[s]()
         else:

@@ -87,6 +87,24 @@ def _first(name, rows):
     return out
 
 
+def _memory(name, rows):
+    out = [f"### {name}", "", "| run | peak RSS MiB | CPU s |", "|---|---:|---:|"]
+    for tool, f in rows.items():
+        out.append(_err(tool, f) if "error" in f else
+                   f"| {tool} | {_num(f.get('peak_rss_mib'), 1)} | {_num(f.get('cpu_s'), 2)} |")
+    return out
+
+
+def memory_growth(rows):
+    """(GET growth, PUT growth) in MiB: peak RSS at the largest size minus at the smallest."""
+    out = []
+    for prefix in ("floe cat", "floe cp up"):
+        got = sorted((f["size_mib"], f["peak_rss_mib"]) for t, f in rows.items()
+                     if t.startswith(prefix) and "error" not in f and "size_mib" in f)
+        out.append(got[-1][1] - got[0][1] if len(got) >= 2 else None)
+    return out
+
+
 def _get(r, sc, tool, key):
     return r["scenarios"].get(sc, {}).get(tool, {}).get(key)
 
@@ -145,6 +163,12 @@ def targets(r):
            if t.startswith("floe ") and t != FLOE_LIB and "peak_rss_mib" in f and not t.startswith("floe http")]
     m = max(rss) if rss else None
     check("CLI peak RSS ≤ 16 MiB (every CLI row)", m, m is not None and m <= 16, f"max {m:.1f} MiB" if m else "")
+    mem = s.get("floe CLI peak RSS by object size")
+    if mem:
+        g, p = memory_growth(mem)
+        ok = g is not None and p is not None and g <= 2 and p <= 2
+        check("memory flat: CLI peak RSS grows ≤ 2 MiB from the small to the big object (GET, PUT)", g, ok,
+              f"GET {g:+.1f} MiB, PUT {p:+.1f} MiB" if g is not None and p is not None else "")
     fb = "start to first byte, GET 1 KiB"
     a, b = _get(r, fb, "floe cat", "ms"), _get(r, fb, "curl --aws-sigv4", "ms")
     v = a / b if a and b else None
@@ -170,6 +194,8 @@ def markdown(r):
             out += _small(name, rows)
         elif name.startswith("start"):
             out += _first(name, rows)
+        elif name.startswith("floe CLI peak RSS"):
+            out += _memory(name, rows)
         elif name.startswith("healing"):
             f = rows.get("floe", {})
             out += ["### Healing after a credential revocation (web identity, test proxy in front of moto)", ""]
