@@ -212,7 +212,8 @@ FLOE_DECL boost::asio::awaitable<result<credentials>> sso_source::fetch() {
   http::response res;
   error sent = co_await http_->async_send(ep_, req, res, asio::use_awaitable);
   if (sent.code) {
-    sent.diag.message = what + ": " + sent.diag.message;
+    sent.diag.message = what + ": " + sent.code.message() +
+                        (sent.diag.message.empty() ? std::string() : " (" + sent.diag.message + ")");
     co_return sent;
   }
   if (res.status != 200) {
