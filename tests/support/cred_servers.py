@@ -9,14 +9,22 @@ One loopback HTTP/1.1 server that plays two parts:
     GET /latest/meta-data/iam/security-credentials/ROLE    -> credentials JSON
   GETs need a valid X-aws-ec2-metadata-token, else 401;
 - a container credentials endpoint: GET /container/creds, whose
-  Authorization header must equal the token set by the test, else 401.
+  Authorization header must equal the token set by the test, else 401;
+  500 while "container_fail" is set;
+- an IAM Identity Center (SSO) portal: GET /federation/credentials
+  ?account_id=A&role_name=R with header x-amz-sso_bearer_token, which must
+  equal "sso_token" (else 401 UnauthorizedException) and A/R must equal
+  "sso_account"/"sso_role" (else 403 ForbiddenException); replies
+  {"roleCredentials": {accessKeyId, secretAccessKey, sessionToken,
+  expiration (ms since the epoch)}}.
 
 Control (JSON): POST /_control/expire-tokens (every IMDS session token goes
 stale), POST /_control/config {"container_token": "...", "fail": bool,
-"expiry_s": n, "role": "..."}, GET /_control/stats.
+"container_fail": bool, "expiry_s": n, "role": "...", "sso_token": "...",
+"sso_account": "...", "sso_role": "..."}, GET /_control/stats.
 
 Usage: python3 cred_servers.py [--port 0] -> prints {"port": P} on stdout.
-Credentials issued: AccessKeyId ASIA<KIND><n>, SecretAccessKey <kind>-secret-<n>,
+Credentials issued (kind imds, container, sso): AccessKeyId ASIA<KIND><n>, SecretAccessKey <kind>-secret-<n>,
 Token <kind>-session-<n>; n counts from 1 per kind.
 """
 import argparse
@@ -24,15 +32,20 @@ import datetime
 import json
 import sys
 import threading
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
 STATE = {
     "tokens": set(), "token_seq": 0, "role": "floe-role", "expiry_s": 6 * 3600,
-    "container_token": "", "fail": False, "issued": {"imds": 0, "container": 0},
+    "container_token": "", "fail": False, "container_fail": False,
+    "sso_token": "", "sso_account": "111122223333", "sso_role": "floe-sso-role",
+    "issued": {"imds": 0, "container": 0, "sso": 0},
     "stats": {"token_puts": 0, "role_gets": 0, "cred_gets": 0, "unauthorized": 0,
-              "container_gets": 0, "container_refused": 0},
+              "container_gets": 0, "container_refused": 0, "sso_gets": 0, "sso_refused": 0},
 }
+CONFIG_KEYS = ("container_token", "fail", "container_fail", "expiry_s", "role", "sso_token", "sso_account",
+               "sso_role")
 
 
 def creds(kind):
@@ -42,6 +55,10 @@ def creds(kind):
         exp = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=STATE["expiry_s"])
     doc = {"AccessKeyId": "ASIA%s%d" % (kind.upper(), n), "SecretAccessKey": "%s-secret-%d" % (kind, n),
            "Token": "%s-session-%d" % (kind, n), "Expiration": exp.strftime("%Y-%m-%dT%H:%M:%SZ")}
+    if kind == "sso":
+        return json.dumps({"roleCredentials": {
+            "accessKeyId": doc["AccessKeyId"], "secretAccessKey": doc["SecretAccessKey"],
+            "sessionToken": doc["Token"], "expiration": int(exp.timestamp() * 1000)}}).encode()
     if kind == "imds":
         doc.update({"Code": "Success", "Type": "AWS-HMAC",
                     "LastUpdated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")})
@@ -92,9 +109,26 @@ class Handler(BaseHTTPRequestHandler):
                 ok = STATE["container_token"] != "" and self.headers.get("Authorization") == STATE["container_token"]
                 if not ok:
                     STATE["stats"]["container_refused"] += 1
+                fail = STATE["container_fail"]
             if not ok:
                 return self.reply(401, b'{"message":"bad token"}', "application/json")
+            if fail:
+                return self.reply(500, b'{"message":"internal error"}', "application/json")
             return self.reply(200, creds("container"), "application/json")
+        url = urllib.parse.urlsplit(self.path)
+        if url.path == "/federation/credentials":
+            q = urllib.parse.parse_qs(url.query)
+            with LOCK:
+                STATE["stats"]["sso_gets"] += 1
+                tok_ok = STATE["sso_token"] != "" and self.headers.get("x-amz-sso_bearer_token") == STATE["sso_token"]
+                role_ok = (q.get("account_id") == [STATE["sso_account"]] and q.get("role_name") == [STATE["sso_role"]])
+                if not (tok_ok and role_ok):
+                    STATE["stats"]["sso_refused"] += 1
+            if not tok_ok:
+                return self.reply(401, b'{"message":"Session token not found or invalid"}', "application/json")
+            if not role_ok:
+                return self.reply(403, b'{"message":"No access"}', "application/json")
+            return self.reply(200, creds("sso"), "application/json")
         prefix = "/latest/meta-data/iam/security-credentials/"
         if not self.path.startswith(prefix):
             return self.reply(404)
@@ -126,7 +160,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_control/config":
             cfg = json.loads(data or b"{}")
             with LOCK:
-                for k in ("container_token", "fail", "expiry_s", "role"):
+                for k in CONFIG_KEYS:
                     if k in cfg:
                         STATE[k] = cfg[k]
             return self.reply(200, b'{"ok": true}', "application/json")

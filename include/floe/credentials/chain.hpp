@@ -4,7 +4,8 @@
 //   2. web identity from the environment (AWS_ROLE_ARN + AWS_WEB_IDENTITY_TOKEN_FILE)
 //   3. the shared config and credentials files' profile (profile_chain.hpp:
 //      static keys, role_arn + web_identity_token_file, role_arn +
-//      source_profile chains, credential_source, credential_process)
+//      source_profile chains, credential_source, SSO (sso.hpp),
+//      credential_process)
 //   4. container credentials (AWS_CONTAINER_CREDENTIALS_RELATIVE_URI / _FULL_URI)
 //   5. EC2 instance metadata (IMDSv2), unless AWS_EC2_METADATA_DISABLED=true
 //

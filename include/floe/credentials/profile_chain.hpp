@@ -6,16 +6,22 @@
 // A profile yields credentials from one base and zero or more roles
 // assumed on top of it, in order:
 //   base: static keys | web identity (role_arn + web_identity_token_file) |
-//         credential_process | credential_source (Environment,
-//         EcsContainer, Ec2InstanceMetadata)
+//         SSO (sso_account_id + sso_role_name, with sso_session or the
+//         legacy sso_start_url + sso_region) | credential_process |
+//         credential_source (Environment, EcsContainer, Ec2InstanceMetadata)
 //   roles: each role_arn + source_profile hop, innermost first.
 //
 // The profile named by the caller is read in botocore's order: role_arn
 // (with source_profile, credential_source or web_identity_token_file)
-// first; then static keys (credentials file, then config file); then
-// credential_process. A source_profile is read with static keys first (so a
-// profile that names itself as its source and has keys uses those keys,
-// as botocore allows), then role_arn, then credential_process.
+// first; then SSO; then the credentials file's static keys; then
+// credential_process; then the config file's static keys (botocore's
+// SharedCredentialProvider, ProcessProvider, ConfigProvider in that order:
+// a credential_process beats keys written in the config file, not keys in
+// the credentials file). A source_profile that has static keys (in either
+// file) skips its role_arn (so a profile that names itself as its source
+// and has keys uses those keys, as botocore allows) and is read in the
+// same base order: SSO, credentials-file keys, credential_process,
+// config-file keys.
 // A source_profile that leads back to a profile already on the path is a
 // cycle: errc::invalid_argument naming it ("a -> b -> a").
 
@@ -48,6 +54,7 @@ enum class profile_base_kind {
   environment,  // credential_source = Environment
   container,    // credential_source = EcsContainer
   imds,         // credential_source = Ec2InstanceMetadata
+  sso,          // sso_account_id + sso_role_name (sso.hpp)
 };
 
 /// The name used in messages: "static keys", "credential_process", ...
@@ -61,6 +68,13 @@ struct profile_plan {
   std::string web_identity_token_file;
   std::string web_identity_session_name;
   std::string process_command;              // base == process
+  // base == sso: the profile's settings, merged with its [sso-session NAME]
+  // section when sso_session names one (sso_session empty: legacy form).
+  std::string sso_session;
+  std::string sso_start_url;
+  std::string sso_region;
+  std::string sso_account_id;
+  std::string sso_role_name;
   std::vector<role_step> roles;             // innermost first
   std::vector<std::string> path;            // profiles visited, outermost first
   /// "profile top -> role arn:... (source_profile base: static keys)", for messages.
@@ -73,7 +87,10 @@ struct profile_plan {
 /// configured but broken: a cycle (named), a source_profile that does not
 /// exist, source_profile and credential_source both set, an unknown
 /// credential_source, role_arn with neither, a bad duration_seconds, a
-/// broken static key pair.
+/// broken static key pair, an SSO profile missing one of sso_start_url,
+/// sso_region, sso_account_id, sso_role_name (named), an sso_session with
+/// no [sso-session NAME] section, a setting whose value differs between the
+/// profile and its sso-session section.
 FLOE_DECL result<profile_plan> resolve_profile_plan(shared_config const& files, std::string_view name);
 
 }  // namespace floe::credentials

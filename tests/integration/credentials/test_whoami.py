@@ -4,11 +4,14 @@
   test_whoami.py PATH_TO_FLOE
 
 Cases: static keys from the environment (text and --json); --verbose with a
-credential_process profile and with web identity (source, generation,
-expiry); no credentials at all (the error names every source). Every case
+credential_process profile, with web identity and with an SSO profile
+(source, generation, expiry; the SSO portal is tests/support/cred_servers.py
+on loopback); an expired SSO token (the error says to run `aws sso login`);
+no credentials at all (the error names every source). Every case
 greps stdout and stderr for the secret key, the session token and the token
 file's contents: none may appear. Prints "floe-cases: N passed, M failed".
 """
+import hashlib
 import json
 import os
 import subprocess
@@ -21,6 +24,8 @@ FLOE = None
 AKID, SECRET = "AKIDFLOEWHOAMI0001", "whoami-secret/abcdefghij0123456789"
 PAKID, PSECRET, PTOKEN = "ASIAFLOEWHOAMIPROC1", "process-secret-0123456789", "process-session-token-abcdef"
 WEB_TOKEN = "web-identity-token-contents-0123456789"
+SSO_TOKEN = "sso-bearer-token-contents-0123456789"
+SSO_SECRET = "sso-secret-1"  # the first set cred_servers.py issues
 
 
 def control(path, body=None):
@@ -49,7 +54,7 @@ class Whoami(unittest.TestCase):
         env.update(extra_env)
         p = subprocess.run([FLOE] + args, env=env, capture_output=True, timeout=60)
         out, err = p.stdout.decode(), p.stderr.decode()
-        for s in (SECRET, PSECRET, PTOKEN, WEB_TOKEN):
+        for s in (SECRET, PSECRET, PTOKEN, WEB_TOKEN, SSO_TOKEN, SSO_SECRET, "sso-session-1"):
             self.assertNotIn(s, out)
             self.assertNotIn(s, err)
         return p.returncode, out, err
@@ -105,6 +110,46 @@ class Whoami(unittest.TestCase):
         self.assertIn("Source:      web identity", out)
         self.assertIn("Generation:  1", out)
         self.assertNotIn("none (long-term keys)", out)
+
+    def start_sso_portal(self):
+        root = os.environ.get("FLOE_SOURCE_ROOT")
+        self.assertTrue(root, "FLOE_SOURCE_ROOT is not set: run the test through meson / scripts/test")
+        proc = subprocess.Popen([sys.executable, os.path.join(root, "tests", "support", "cred_servers.py")],
+                                stdout=subprocess.PIPE)
+        self.addCleanup(lambda: (proc.kill(), proc.wait()))
+        base = "http://127.0.0.1:%d" % json.loads(proc.stdout.readline())["port"]
+        req = urllib.request.Request(base + "/_control/config", method="POST",
+                                     data=json.dumps({"sso_token": SSO_TOKEN, "sso_account": "123456789012",
+                                                      "sso_role": "floe-sso"}).encode())
+        urllib.request.build_opener(urllib.request.ProxyHandler({})).open(req, timeout=10).read()
+        with open(os.path.join(self.home.name, ".aws", "config"), "w") as f:
+            f.write("[profile sso]\nsso_session = floe\nsso_account_id = 123456789012\nsso_role_name = floe-sso\n"
+                    "[sso-session floe]\nsso_start_url = https://floe.awsapps.com/start\nsso_region = us-east-1\n")
+        return base
+
+    def write_sso_token(self, expires_at):
+        cache = os.path.join(self.home.name, ".aws", "sso", "cache")
+        os.makedirs(cache, exist_ok=True)
+        with open(os.path.join(cache, hashlib.sha1(b"floe").hexdigest() + ".json"), "w") as f:
+            json.dump({"accessToken": SSO_TOKEN, "expiresAt": expires_at}, f)
+
+    def test_verbose_sso(self):
+        base = self.start_sso_portal()
+        self.write_sso_token("2099-01-01T00:00:00Z")
+        control("/verify", {"enabled": True, "secrets": {"ASIASSO1": SSO_SECRET}})
+        rc, out, err = self.run_floe(["whoami", "--verbose", "-v", "--profile", "sso"], {"AWS_ENDPOINT_URL_SSO": base})
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Source:      SSO (profile sso, account 123456789012, role floe-sso, sso-session floe)", out)
+        self.assertIn("Generation:  1", out)
+        self.assertNotIn("none (long-term keys)", out)
+
+    def test_sso_expired_token_says_login(self):
+        base = self.start_sso_portal()
+        self.write_sso_token("2001-01-01T00:00:00Z")
+        rc, out, err = self.run_floe(["whoami", "--profile", "sso", "-v"], {"AWS_ENDPOINT_URL_SSO": base})
+        self.assertNotEqual(rc, 0)
+        self.assertIn("expired", err)
+        self.assertIn("aws sso login --sso-session floe", err)
 
     def test_no_credentials_names_every_source(self):
         rc, out, err = self.run_floe(["whoami"], {})

@@ -13,5 +13,6 @@
 #include <floe/credentials/impl/process.ipp>
 #include <floe/credentials/impl/container.ipp>
 #include <floe/credentials/impl/imds.ipp>
+#include <floe/credentials/impl/sso.ipp>
 #include <floe/credentials/impl/assume_role.ipp>
 #include <floe/credentials/impl/chain.ipp>

@@ -3,6 +3,7 @@
 
 #include <floe/credentials/assume_role.hpp>
 #include <floe/credentials/process.hpp>
+#include <floe/credentials/sso.hpp>
 #include <floe/credentials/web_identity.hpp>
 
 #include <boost/asio/associated_cancellation_slot.hpp>
@@ -86,6 +87,17 @@ FLOE_DECL result<std::shared_ptr<provider>> make_profile_provider(boost::asio::a
                      who + "credential_source Ec2InstanceMetadata, but AWS_EC2_METADATA_DISABLED is true");
       (*ic)->timeout = cfg.imds_timeout;
       auto src = imds_source::create(ex, std::move(**ic));
+      if (!src) return src.error();
+      auto r = detail::refreshing_over(ex, std::move(*src), cfg.refresh);
+      if (!r) return r.error();
+      p = std::move(*r);
+      break;
+    }
+    case profile_base_kind::sso: {
+      auto sc = sso_config_from_plan(plan, env);
+      if (!sc) return sc.error();
+      sc->clock = cfg.refresh.clock;
+      auto src = sso_source::create(ex, std::move(*sc));
       if (!src) return src.error();
       auto r = detail::refreshing_over(ex, std::move(*src), cfg.refresh);
       if (!r) return r.error();

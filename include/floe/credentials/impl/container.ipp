@@ -106,7 +106,8 @@ FLOE_DECL boost::asio::awaitable<result<credentials>> container_source::fetch() 
   error sent = co_await http_->async_send(ep_, req, res, asio::use_awaitable);
   std::string const what = describe();
   if (sent.code) {
-    sent.diag.message = what + ": " + sent.diag.message;
+    sent.diag.message = what + ": " + sent.code.message() +
+                        (sent.diag.message.empty() ? std::string() : " (" + sent.diag.message + ")");
     co_return sent;
   }
   if (res.status != 200) {

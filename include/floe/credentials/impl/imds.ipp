@@ -70,7 +70,13 @@ FLOE_DECL boost::asio::awaitable<result<http::response>> imds_source::send(std::
   http::response res;
   error sent = co_await http_->async_send(ep_, req, res, asio::use_awaitable);
   if (sent.code) {
-    sent.diag.message = describe() + ": " + sent.diag.message;
+    // The HTTP layer's message can be only "not retried: ..."; say what
+    // happened first (a silent metadata service: "timed out after 1000 ms").
+    sent.diag.message = describe() + ": " + req.method + " " + req.target + " " + sent.code.message() +
+                        (sent.code == make_error_code(errc::timeout)
+                             ? " after " + std::to_string(cfg_.timeout.count()) + " ms"
+                             : std::string()) +
+                        (sent.diag.message.empty() ? std::string() : " (" + sent.diag.message + ")");
     co_return sent;
   }
   co_return res;

@@ -14,6 +14,7 @@ FLOE_DECL std::string_view to_string(profile_base_kind k) noexcept {
     case profile_base_kind::environment: return "credential_source Environment";
     case profile_base_kind::container: return "credential_source EcsContainer";
     case profile_base_kind::imds: return "credential_source Ec2InstanceMetadata";
+    case profile_base_kind::sso: return "SSO";
   }
   return "?";
 }
@@ -31,6 +32,68 @@ inline std::string join_path(std::vector<std::string> const& path, std::string_v
   std::string s;
   for (auto const& p : path) s += printable(p) + " -> ";
   return s + printable(last);
+}
+
+// The config file's [sso-session NAME] section (the later one when given
+// twice), or nullptr.
+inline ini_section const* sso_session_section(shared_config const& files, std::string_view name) {
+  if (!files.config) return nullptr;
+  ini_section const* found = nullptr;
+  for (auto const& s : files.config->sections) {
+    auto n = prefixed_name(s.name, "sso-session");
+    if (n && *n == name) found = &s;
+  }
+  return found;
+}
+
+// SSO settings of profile `p`, as botocore's SSOProvider reads them: the
+// profile is an SSO profile when it sets sso_account_id or sso_role_name;
+// sso_session pulls sso_start_url and sso_region from its section (a value
+// set in both places must agree). nullopt: not an SSO profile.
+inline result<std::optional<profile_plan>> resolve_sso(shared_config const& files, profile const& p,
+                                                       std::string_view name, profile_plan plan) {
+  if (!p.get("sso_account_id") && !p.get("sso_role_name")) return std::optional<profile_plan>();
+  auto where = [&](std::string_view key) {
+    auto s = p.find(key);
+    return s ? s->where() + ": " : std::string();
+  };
+  std::string start_url, region;
+  if (auto v = p.get("sso_start_url")) start_url = std::string(*v);
+  if (auto v = p.get("sso_region")) region = std::string(*v);
+  if (auto session = p.get("sso_session")) {
+    auto sec = sso_session_section(files, *session);
+    if (!sec)
+      return error(errc::invalid_argument, where("sso_session") + quoted_profile(name) + ": sso_session '" +
+                                               printable(*session) + "' has no [sso-session " + printable(*session) +
+                                               "] section in the config file " + printable(files.config_file, 512));
+    for (auto [key, out] : {std::pair<char const*, std::string*>{"sso_start_url", &start_url},
+                            std::pair<char const*, std::string*>{"sso_region", &region}}) {
+      auto e = sec->find(key);
+      if (!e || e->is_nested()) continue;
+      if (p.get(key) && *out != e->value)
+        return error(errc::invalid_argument, where(key) + quoted_profile(name) + ": " + key +
+                                                 " differs between the profile and [sso-session " +
+                                                 printable(*session) + "]");
+      *out = e->value;
+    }
+    plan.sso_session = std::string(*session);
+  }
+  plan.sso_start_url = std::move(start_url);
+  plan.sso_region = std::move(region);
+  if (auto v = p.get("sso_account_id")) plan.sso_account_id = std::string(*v);
+  if (auto v = p.get("sso_role_name")) plan.sso_role_name = std::string(*v);
+  std::string missing;
+  for (auto [key, v] : {std::pair<char const*, std::string const*>{"sso_start_url", &plan.sso_start_url},
+                        std::pair<char const*, std::string const*>{"sso_region", &plan.sso_region},
+                        std::pair<char const*, std::string const*>{"sso_account_id", &plan.sso_account_id},
+                        std::pair<char const*, std::string const*>{"sso_role_name", &plan.sso_role_name}})
+    if (v->empty()) missing += (missing.empty() ? "" : ", ") + std::string(key);
+  if (!missing.empty())
+    return error(errc::invalid_argument, where(p.find("sso_account_id") ? "sso_account_id" : "sso_role_name") +
+                                             quoted_profile(name) + " is configured for SSO but lacks " + missing);
+  plan.base = profile_base_kind::sso;
+  plan.base_profile = std::string(name);
+  return std::optional<profile_plan>(std::move(plan));
 }
 
 inline result<profile_plan> resolve_plan(shared_config const& files, std::string_view name,
@@ -57,9 +120,41 @@ inline result<profile_plan> resolve_plan(shared_config const& files, std::string
     return plan;
   };
 
+  // botocore's base order within one profile: SSO, the credentials file's
+  // keys, credential_process, the config file's keys.
+  auto base_of = [&](profile_plan plan) -> result<std::optional<profile_plan>> {
+    auto sso = resolve_sso(files, *p, name, plan);
+    if (!sso || *sso) return sso;
+    auto ks = files.credentials_section(name);
+    bool const keys_in_credentials_file = ks && (ks->find("aws_access_key_id") || ks->find("aws_secret_access_key"));
+    if (keys_in_credentials_file) {
+      auto r = with_static(std::move(plan));
+      if (!r) return r.error();
+      return std::optional<profile_plan>(std::move(*r));
+    }
+    if (auto cmd = p->get("credential_process")) {
+      if (cmd->empty())
+        return error(errc::invalid_argument, where("credential_process") + quoted_profile(name) + ": credential_process is empty");
+      plan.base = profile_base_kind::process;
+      plan.base_profile = std::string(name);
+      plan.process_command = std::string(*cmd);
+      return std::optional<profile_plan>(std::move(plan));
+    }
+    if (has_keys) {
+      auto r = with_static(std::move(plan));
+      if (!r) return r.error();
+      return std::optional<profile_plan>(std::move(*r));
+    }
+    return std::optional<profile_plan>();
+  };
+
   profile_plan plan;
   plan.path = path;
-  if (!top && has_keys) return with_static(std::move(plan));
+  if (!top && has_keys) {
+    auto b = base_of(std::move(plan));
+    if (!b) return b.error();
+    return std::move(**b);  // has_keys: never nullopt
+  }
 
   if (auto role = p->get("role_arn")) {
     role_step step;
@@ -128,21 +223,18 @@ inline result<profile_plan> resolve_plan(shared_config const& files, std::string
                                              " sets role_arn but none of source_profile, credential_source or "
                                              "web_identity_token_file");
   }
-  if (has_keys) return with_static(std::move(plan));
-  if (auto cmd = p->get("credential_process")) {
-    if (cmd->empty())
-      return error(errc::invalid_argument, where("credential_process") + quoted_profile(name) + ": credential_process is empty");
-    plan.base = profile_base_kind::process;
-    plan.base_profile = std::string(name);
-    plan.process_command = std::string(*cmd);
-    return plan;
-  }
-  std::string m = quoted_profile(name) + " has no credentials (no aws_access_key_id, role_arn or credential_process)";
+  auto b = base_of(std::move(plan));
+  if (!b) return b.error();
+  if (*b) return std::move(**b);
+  std::string m = quoted_profile(name) +
+                  " has no credentials (no aws_access_key_id, role_arn, sso_account_id/sso_role_name or credential_process)";
   if (!top) return error(errc::invalid_argument, "source_profile " + m);
   std::string others;
   for (std::string_view k : {"sso_session", "sso_start_url", "web_identity_token_file"})
     if (p->find(k)) others += (others.empty() ? "" : ", ") + std::string(k);
-  if (!others.empty()) m += "; it sets " + others + ", which floe does not read (SSO) or needs role_arn";
+  if (!others.empty())
+    m += "; it sets " + others +
+         " (SSO credentials need sso_account_id and sso_role_name; web_identity_token_file needs role_arn)";
   return error(errc::credentials_unavailable, std::move(m));
 }
 
