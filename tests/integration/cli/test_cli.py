@@ -14,6 +14,7 @@ import json
 import os
 import pty
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -553,6 +554,95 @@ class CliCases(unittest.TestCase):
                 with open(os.path.join(d, "dst", rel), "rb") as fh:
                     self.assertEqual(fh.read(), body, rel)
 
+    def recursive_doc(self, *args, rc=0):
+        r = self.floe("--json", "cp", "--recursive", *args, rc=rc)
+        doc = json.loads(r.stdout)  # one document: a second line would not parse
+        self.assertEqual(set(doc), {"source", "destination", "objects", "skipped", "errors", "copied", "failed",
+                                    "bytes", "exit_code"})
+        self.assertEqual((doc["source"], doc["destination"], doc["exit_code"]), (args[0], args[1], rc))
+        self.assertEqual(doc["copied"], len(doc["objects"]))
+        self.assertEqual(doc["failed"], len(doc["errors"]))
+        self.assertEqual(doc["bytes"], sum(o["size"] for o in doc["objects"]))
+        return doc, r
+
+    def test_cp_recursive_json_one_document_each_direction(self):
+        tree = {"a.txt": b"a", "sub/b.txt": b"bb", "sub/deeper/c\tq\"uote.bin": os.urandom(3000)}
+        md5 = {rel: hashlib.md5(body).hexdigest() for rel, body in tree.items()}
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "src")
+            for rel, body in tree.items():
+                os.makedirs(os.path.dirname(os.path.join(src, rel)), exist_ok=True)
+                with open(os.path.join(src, rel), "wb") as fh:
+                    fh.write(body)
+            # local -> S3
+            doc, _ = self.recursive_doc(src, self.uri("rj/up"))
+            self.assertEqual(sorted((o["source"], o["destination"], o["size"], o["etag"]) for o in doc["objects"]),
+                             sorted((os.path.join(src, rel), self.uri("rj/up/" + rel), len(b), md5[rel])
+                                    for rel, b in tree.items()))
+            self.assertEqual((doc["skipped"], doc["errors"]), ([], []))
+            # S3 -> S3
+            doc, _ = self.recursive_doc(self.uri("rj/up/"), self.uri("rj/copy/"))
+            self.assertEqual(sorted((o["source"], o["destination"], o["size"]) for o in doc["objects"]),
+                             sorted((self.uri("rj/up/" + rel), self.uri("rj/copy/" + rel), len(b))
+                                    for rel, b in tree.items()))
+            self.assertTrue(all(o["etag"] for o in doc["objects"]), doc)
+            # S3 -> local
+            dst = os.path.join(d, "dst")
+            doc, _ = self.recursive_doc(self.uri("rj/copy"), dst)
+            self.assertEqual(sorted((o["source"], o["destination"], o["size"], o["etag"]) for o in doc["objects"]),
+                             sorted((self.uri("rj/copy/" + rel), os.path.join(dst, rel), len(b), md5[rel])
+                                    for rel, b in tree.items()))
+            for rel, body in tree.items():
+                with open(os.path.join(dst, rel), "rb") as fh:
+                    self.assertEqual(fh.read(), body, rel)
+            # A failure is in the document too (and on stderr), with the exit code.
+            self.floe("put", self.uri("rj/bad/../../escape"), input=b"e")
+            self.floe("put", self.uri("rj/bad/fine"), input=b"f")
+            doc, r = self.recursive_doc(self.uri("rj/bad/"), os.path.join(d, "bad"), rc=1)
+            self.assertEqual([o["destination"] for o in doc["objects"]], [os.path.join(d, "bad", "fine")])
+            self.assertEqual(len(doc["errors"]), 1)
+            self.assertEqual(doc["errors"][0]["resource"], f"{self.bucket}/rj/bad/../../escape")
+            self.assertEqual(json.loads(r.stderr)["error"]["kind"], "invalid_argument")
+
+    def test_cp_recursive_skips_what_is_not_a_regular_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "src")
+            os.makedirs(os.path.join(src, "realdir"))
+            with open(os.path.join(src, "realdir", "file.txt"), "wb") as fh:
+                fh.write(b"regular")
+            with open(os.path.join(d, "outside.txt"), "wb") as fh:
+                fh.write(b"linked")
+            os.symlink(os.path.join(d, "outside.txt"), os.path.join(src, "link-to-file"))
+            os.symlink(os.path.join(src, "realdir"), os.path.join(src, "link-to-dir"))
+            os.symlink(os.path.join(d, "nowhere"), os.path.join(src, "broken-link"))
+            os.mkfifo(os.path.join(src, "a-fifo"))
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.addCleanup(sock.close)
+            sock.bind(os.path.join(src, "a-socket"))
+            expect = {"a-fifo": "a fifo", "a-socket": "a socket", "link-to-dir": "a symbolic link to a directory",
+                      "broken-link": "a symbolic link to nothing (broken)"}
+            r = self.floe("cp", "-r", src, self.uri("skip/text"))
+            lines = r.stderr.decode().splitlines()
+            self.assertEqual(len(lines), len(expect), lines)
+            for name, reason in expect.items():
+                self.assertIn(f"floe: cp: skipped {os.path.join(src, name)}: {reason}, not a regular file", lines)
+            listed = json.loads(self.floe("--json", "ls", "-r", self.uri("skip/text/")).stdout)
+            self.assertEqual(sorted(o["key"] for o in listed["objects"]),
+                             ["skip/text/link-to-file", "skip/text/realdir/file.txt"])
+            doc, r = self.recursive_doc(src, self.uri("skip/json"))
+            self.assertEqual(sorted((s["path"], s["reason"]) for s in doc["skipped"]),
+                             sorted((os.path.join(src, n), why) for n, why in expect.items()))
+            self.assertEqual(doc["copied"], 2)
+            self.assertEqual(r.stderr.decode().count("skipped"), len(expect))
+            # Skips alone leave the exit code 0; a failed upload beside them makes it 1.
+            self.add_rule({"match": {"method": "PUT", "path": f"^/{self.bucket}/skip/failing/link-to-file$"},
+                           "action": {"type": "reply", "status": 400, "headers": {"Content-Type": "application/xml"},
+                                      "body": "<Error><Code>InvalidArgument</Code><Message>no</Message></Error>"}})
+            doc, r = self.recursive_doc(src, self.uri("skip/failing"), rc=1)
+            self.assertEqual(len(doc["skipped"]), len(expect))
+            self.assertEqual([e["code"] for e in doc["errors"]], ["InvalidArgument"])
+            self.assertEqual(doc["copied"], 1)
+
     def test_cp_local_and_stdout_forms(self):
         with tempfile.TemporaryDirectory() as d:
             self.floe("cp", "-", self.uri("forms/from-stdin"), input=b"piped")
@@ -566,6 +656,97 @@ class CliCases(unittest.TestCase):
             j = json.loads(self.floe("--json", "put", self.uri("forms/j"), "--file", os.path.join(d, "from-stdin")).stdout)
             self.assertEqual(j["etag"], hashlib.md5(b"piped").hexdigest())
             self.assertEqual(j["uri"], self.uri("forms/j"))
+
+    # ---- global options: --region, --path-style -----------------------------------------
+
+    def counting_rule(self, match):
+        # Never fires (so the request goes on untouched); its "matched" counts.
+        return self.add_rule({"match": match, "trigger": {"nth": [1000000]}, "action": {"type": "delay", "ms": 1}})
+
+    def matched(self, rid):
+        return control(self.target.control, "GET", f"/rules/{rid}")["matched"]
+
+    def test_region_is_the_credential_scope(self):
+        scope = r"Credential=\S+/\d{8}/eu-west-2/s3/aws4_request"
+        path = f"^/{self.bucket}/region/"
+        rid = self.counting_rule({"path": path, "header": {"Authorization": scope}})
+        default = self.counting_rule({"path": path, "header": {"Authorization": r"/\d{8}/us-east-1/s3/aws4_request"}})
+        self.floe("--region", "eu-west-2", "put", self.uri("region/k"), input=b"in eu-west-2")
+        self.assertEqual(self.floe("cat", self.uri("region/k"), "--region=eu-west-2").stdout, b"in eu-west-2")
+        self.assertEqual(self.matched(rid), 2)
+        self.assertEqual(self.matched(default), 0)
+        # Without --region: the default (us-east-1; AWS_REGION is not set here).
+        self.floe("cat", self.uri("region/k"))
+        self.assertEqual(self.matched(rid), 2)
+        self.assertEqual(self.matched(default), 1)
+        # AWS_REGION is overridden by --region.
+        self.floe("--region", "eu-west-2", "stat", self.uri("region/k"), env=self.env(AWS_REGION="ap-south-1"))
+        self.assertEqual(self.matched(rid), 3)
+        # A presigned URL carries it in X-Amz-Credential, and the verifier accepts it.
+        url = self.floe("presign", "--region", "eu-west-2", self.uri("region/k")).stdout.decode().strip()
+        self.assertIn("X-Amz-Credential=" + self.target.akid + "%2F", url)
+        self.assertRegex(url, r"%2F\d{8}%2Feu-west-2%2Fs3%2Faws4_request")
+        with direct_opener().open(url, timeout=30) as r:
+            self.assertEqual(r.read(), b"in eu-west-2")
+
+    def test_path_style_overrides_virtual_addressing(self):
+        # A profile asks for virtual-hosted addressing; the endpoint is a host
+        # name (localhost), so floe would send to BUCKET.localhost. With
+        # --path-style the proxy sees Host localhost:P and /BUCKET/KEY.
+        home = tempfile.TemporaryDirectory(prefix="floe-cli-ps-")
+        self.addCleanup(home.cleanup)
+        os.makedirs(os.path.join(home.name, ".aws"))
+        with open(os.path.join(home.name, ".aws", "config"), "w") as fh:
+            fh.write("[default]\ns3 =\n    addressing_style = virtual\n")
+        env = self.env(HOME=home.name)
+        endpoint = self.target.endpoint.replace("127.0.0.1", "localhost")
+        self.assertNotEqual(endpoint, self.target.endpoint)
+        port = endpoint.rsplit(":", 1)[1]
+        path_style = self.counting_rule({"path": f"^/{self.bucket}/ps/k$", "header": {"Host": f"^localhost:{port}$"}})
+        virtual = self.counting_rule({"header": {"Host": f"^{self.bucket}\\.localhost"}})
+        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "-v", "--path-style", "put", self.uri("ps/k")],
+                           input=b"path style", capture_output=True, env=env, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(f"PUT http://localhost:{port}/{self.bucket}/ps/k", r.stderr.decode())
+        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "cat", "--path-style", self.uri("ps/k")],
+                           capture_output=True, env=env, timeout=120)
+        self.assertEqual((r.returncode, r.stdout), (0, b"path style"), r.stderr)
+        self.assertEqual(self.matched(path_style), 2)
+        # Without it: the virtual-hosted URL (BUCKET.localhost does not
+        # resolve here; where it does, the proxy sees that Host instead).
+        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "-v", "cat", self.uri("ps/k")],
+                           capture_output=True, env=env, timeout=120)
+        self.assertIn(f"GET http://{self.bucket}.localhost:{port}/ps/k", r.stderr.decode())
+        self.assertEqual(self.matched(path_style), 2)
+        self.assertEqual(self.matched(virtual), 0 if r.returncode != 0 else 1)
+
+    # ---- rm --if-match -----------------------------------------------------------------
+
+    def test_rm_if_match(self):
+        key = "cond/rm-if-match"
+        etag = self.floe("put", self.uri(key), input=b"keep me").stdout.decode().strip()
+        if self.target.name == "rgw":
+            # Ceph RGW 16.2 ignores If-Match on DeleteObject: floe finds out
+            # (a probe on a key that does not exist) and refuses rather than
+            # delete unconditionally: exit 1, the object kept.
+            r = self.floe("rm", self.uri(key), "--if-match", etag, rc=1)
+            self.assertIn(b"DeleteObject", r.stderr)
+            self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"keep me")
+            return
+        # A stale ETag: exit 3, one line, the object kept.
+        r = self.floe("rm", self.uri(key), "--if-match", "0" * 32, rc=3)
+        line = r.stderr.decode()
+        self.assertEqual(line.count("\n"), 1, line)
+        for part in ("DeleteObject", f"{self.bucket}/{key}", "412"):
+            self.assertIn(part, line)
+        self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"keep me")
+        r = self.floe("--json", "rm", self.uri(key), "--if-match", f'"{"1" * 32}"', rc=3)
+        self.assertEqual(json.loads(r.stderr)["error"]["kind"], "precondition_failed")
+        self.assertEqual(self.stat_json(key)["etag"], etag)
+        # The right one (quoted or not): deleted.
+        out = json.loads(self.floe("--json", "rm", self.uri(key), "--if-match", etag).stdout)
+        self.assertEqual(out, {"deleted": [key], "errors": []})
+        self.floe("cat", self.uri(key), rc=4)
 
     # ---- presign ---------------------------------------------------------------------
 
