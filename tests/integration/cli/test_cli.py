@@ -509,14 +509,38 @@ class CliCases(unittest.TestCase):
             r = self.floe("--json", "put", self.uri("upbar/big.bin"), "--file", big, "--if-match", etag)
             self.assertEqual(json.loads(r.stdout)["parts"], 0)
 
-    def stderr_on_terminal(self, *args, stdout=None):
+    def test_stdin_upload_progress_of_unknown_size(self):
+        # stdin's size is unknown while it is read: past 8 MiB the bar shows
+        # the bytes read and the rate, with no total and no ETA; then the
+        # upload's own bar (its size known by then). 12 MiB goes up from
+        # memory, 20 MiB is spooled to a file first: both show it.
+        for mib in (12, 20):
+            data = os.urandom(mib * MIB)
+            key = f"stdinbar/{mib}"
+            err = self.stderr_on_terminal("put", self.uri(key), input=data).decode()
+            reading = [p for p in err.split("\r") if re.match(r"upload stdin +\d+\.\d MiB read ", p)]
+            self.assertTrue(reading, repr(err[:400]))
+            for p in reading:
+                self.assertRegex(p, r"^upload stdin +(\d+\.\d) MiB read +\d+(\.\d)? (B|KiB|MiB|GiB)/s +\d+\.\d s")
+                self.assertNotIn(" / ", p)
+                self.assertNotIn("ETA", p)
+                self.assertNotIn("] ", p)  # no bar of a known total
+                self.assertGreaterEqual(float(re.match(r"upload stdin +(\d+\.\d)", p).group(1)), 8.0)
+            self.assertRegex(err, rf"upload stdin: {mib}\.0 MiB in \d")
+            self.assertEqual(self.stat_json(key)["size"], len(data))
+        # Under 8 MiB, --no-progress, or not a terminal: nothing.
+        self.assertEqual(self.stderr_on_terminal("put", self.uri("stdinbar/small"), input=os.urandom(7 * MIB)), b"")
+        self.assertEqual(self.stderr_on_terminal("put", self.uri("stdinbar/np"), "--no-progress", input=data), b"")
+        self.assertEqual(self.floe("put", self.uri("stdinbar/plain"), input=data).stderr, b"")
+
+    def stderr_on_terminal(self, *args, stdout=None, input=None):
         master, slave = pty.openpty()
         chunks = []
         reader = threading.Thread(target=lambda: self.drain(master, chunks))
         reader.start()
         try:
             r = subprocess.run([FLOE, "--endpoint-url", self.target.endpoint] + list(args), stdout=subprocess.PIPE,
-                               stderr=slave, env=self.env(), timeout=120)
+                               stderr=slave, env=self.env(), timeout=120, input=input)
         finally:
             os.close(slave)
             reader.join(timeout=30)
@@ -774,6 +798,50 @@ class CliCases(unittest.TestCase):
         self.assertEqual(self.floe("cat", self.uri("pre/uploaded")).stdout, b"via presigned PUT")
 
 
+class CliHelp(unittest.TestCase):
+    """README's CLI reference and `floe VERB --help` name the same options,
+    and --help the ones the parser accepts (no servers needed)."""
+
+    VERBS = ("ls", "cp", "cat", "rm", "stat", "put", "presign", "mb", "rb", "whoami")
+
+    @staticmethod
+    def options_in(text):
+        return set(re.findall(r"--[a-z][a-z-]*", text))
+
+    def help(self, *args):
+        r = subprocess.run([FLOE] + list(args) + ["--help"], capture_output=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.decode()
+
+    def test_readme_cli_reference_matches_help(self):
+        readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "README.md")
+        with open(readme, encoding="utf-8") as fh:
+            text = fh.read()
+        section = text[text.index("## Command line"):]
+        section = section[:section.index("\n## ", 1)]
+        rows = [line for line in section.splitlines() if line.startswith("| `")]
+        glob = self.options_in(self.help().split("Global options")[1])
+        self.assertIn("--path-style", glob)
+        global_rows = " ".join(r.split("|")[1] for r in rows if r.startswith("| `-"))
+        self.assertEqual(self.options_in(global_rows), glob)
+        for verb in self.VERBS:
+            h = self.help(verb)
+            own = self.options_in(h.split("Global options")[0].split("\nOptions:\n")[1]) if "\nOptions:\n" in h else set()
+            mine = " ".join(r for r in rows if f"`floe {verb}" in r.split("|")[1])
+            self.assertTrue(mine, f"README: no row for floe {verb}")
+            named = self.options_in(mine)
+            self.assertEqual(own - named, set(), f"README's floe {verb} row lacks these")
+            self.assertEqual(named - own - glob, set(), f"README's floe {verb} row names options it does not take")
+            # And the parser takes each option --help lists.
+            for opt in own:
+                r = subprocess.run([FLOE, verb, opt + "=x"], capture_output=True, timeout=30)
+                self.assertNotIn(b"unknown option", r.stderr, opt)
+                self.assertNotIn(b"does not apply", r.stderr, opt)
+        self.assertIn("--method", self.help("presign"))
+        put_line = self.help()[self.help().index("floe put "):]
+        self.assertIn("--if-match", put_line[:put_line.index("\n  presign")])
+
+
 class CliWebIdentity(unittest.TestCase):
     """-v / --debug with web-identity credentials from moto's STS through the
     proxy: the STS exchange is logged like any other, and neither the token
@@ -889,6 +957,7 @@ def main():
     for t in ts:
         cls = type(f"Cli_{t.name}", (CliCases,), {"target": t})
         suite.addTests(loader.loadTestsFromTestCase(cls))
+    suite.addTests(loader.loadTestsFromTestCase(CliHelp))
     suite.addTests(loader.loadTestsFromTestCase(CliTls))
     suite.addTests(loader.loadTestsFromTestCase(CliWebIdentity))
     result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
