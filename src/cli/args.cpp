@@ -21,46 +21,109 @@ enum class opt_id {
   concurrency,
 };
 
+// The option table: the parser and every help text are made from it, so
+// `floe --help`, `floe VERB --help` and what the parser accepts cannot
+// drift apart (test_cli_output checks it, test_cli.py checks README too).
+// A name may appear once per verb: per-verb entries carry per-verb help.
 struct option_spec {
   std::string_view long_name;
-  char short_name;   // 0: none
-  bool takes_value;
+  char short_name;              // 0: none
+  std::string_view value_name;  // empty: a flag
   opt_id id;
   std::string_view verbs;  // empty: global; else a space-separated list
+  std::string_view help;   // '\n' starts a continuation line
 };
 
-constexpr std::array<option_spec, 21> options{{
-    {"endpoint-url", 0, true, opt_id::endpoint_url, ""},
-    {"region", 0, true, opt_id::region, ""},
-    {"profile", 0, true, opt_id::profile, ""},
-    {"path-style", 0, false, opt_id::path_style, ""},
-    {"ca-bundle", 0, true, opt_id::ca_bundle, ""},
-    {"no-verify-ssl", 0, false, opt_id::no_verify_ssl, ""},
-    {"json", 0, false, opt_id::json, ""},
-    {"verbose", 'v', false, opt_id::verbose, ""},
-    {"debug", 0, false, opt_id::debug, ""},
-    {"help", 'h', false, opt_id::help, ""},
-    {"version", 0, false, opt_id::version, ""},
-    {"recursive", 'r', false, opt_id::recursive, "ls cp rm"},
-    {"no-progress", 0, false, opt_id::no_progress, "cp put"},
-    {"file", 'f', true, opt_id::file, "put"},
-    {"content-type", 0, true, opt_id::content_type, "cp put"},
-    {"metadata", 0, true, opt_id::metadata, "cp put"},
-    {"if-match", 0, true, opt_id::if_match, "put rm stat"},
-    {"if-none-match", 0, true, opt_id::if_none_match, "put stat"},
-    {"expires", 0, true, opt_id::expires, "presign"},
-    {"method", 0, true, opt_id::method, "presign"},
-    {"concurrency", 0, true, opt_id::concurrency, "cp"},
+constexpr std::array<option_spec, 27> options{{
+    {"endpoint-url", 0, "URL", opt_id::endpoint_url, "",
+     "S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)"},
+    {"region", 0, "REGION", opt_id::region, "",
+     "signing region (else AWS_REGION, AWS_DEFAULT_REGION, the profile, us-east-1)"},
+    {"profile", 0, "NAME", opt_id::profile, "", "profile in ~/.aws/config and ~/.aws/credentials (else AWS_PROFILE)"},
+    {"path-style", 0, "", opt_id::path_style, "",
+     "path-style addressing (host/bucket/key), whatever the profile's\naddressing_style says"},
+    {"ca-bundle", 0, "FILE", opt_id::ca_bundle, "", "trusted CAs (PEM) for TLS (else AWS_CA_BUNDLE, the system store)"},
+    {"no-verify-ssl", 0, "", opt_id::no_verify_ssl, "", "do not verify TLS certificates (test rigs only; warns)"},
+    {"json", 0, "", opt_id::json, "", "machine-readable output: one JSON document on stdout, errors as\nJSON on stderr"},
+    {"verbose", 'v', "", opt_id::verbose, "whoami",
+     "also the credential source, generation and expiry (and, as\neverywhere, the request log on stderr)"},
+    {"verbose", 'v', "", opt_id::verbose, "",
+     "request log on stderr: one line per HTTP attempt (method, URL,\nstatus, request id, attempt, time); retries and "
+     "redirects show"},
+    {"debug", 0, "", opt_id::debug, "",
+     "-v plus each attempt's request and reply headers; Authorization,\nsession tokens, signatures and credentials are "
+     "never shown"},
+    {"help", 'h', "", opt_id::help, "", "help; floe COMMAND --help for a command"},
+    {"version", 0, "", opt_id::version, "", "print the version"},
+    {"recursive", 'r', "", opt_id::recursive, "ls", "every key under the prefix, not grouped at '/'"},
+    {"recursive", 'r', "", opt_id::recursive, "cp", "copy a directory or prefix"},
+    {"recursive", 'r', "", opt_id::recursive, "rm", "delete every key under the prefix"},
+    {"concurrency", 0, "N", opt_id::concurrency, "cp", "objects in flight with --recursive (1-64, default 8)"},
+    {"file", 'f', "FILE", opt_id::file, "put", "read the body from FILE (large files go up in parts)"},
+    {"if-none-match", 0, "'*'", opt_id::if_none_match, "put", "create only: exit 3 if the key exists"},
+    {"if-none-match", 0, "ETAG", opt_id::if_none_match, "stat",
+     "exit 3 (\"not modified\") when the ETag is still ETAG: a cheap\nchange check"},
+    {"if-match", 0, "ETAG", opt_id::if_match, "put",
+     "replace only if the current ETag is ETAG, else exit 3.\nA conditional put carries a write id "
+     "(x-amz-meta-floe-write-id).\nIf its reply is lost or a 5xx, floe looks (HeadObject): its\nown write there exits 0; "
+     "anything else exits 3, saying the\nreply was ambiguous and what is there"},
+    {"if-match", 0, "ETAG", opt_id::if_match, "rm", "delete only if the object's ETag is ETAG (else exit 3)"},
+    {"if-match", 0, "ETAG", opt_id::if_match, "stat", "exit 3 (precondition failed) unless the ETag is ETAG"},
+    {"content-type", 0, "TYPE", opt_id::content_type, "cp put", "Content-Type of uploaded objects"},
+    {"metadata", 0, "NAME=VAL", opt_id::metadata, "cp put", "user metadata (x-amz-meta-NAME), repeatable"},
+    {"no-progress", 0, "", opt_id::no_progress, "cp put", "no progress bar"},
+    {"expires", 0, "SECONDS", opt_id::expires, "presign", "validity in seconds (default 3600, at most 604800)"},
+    {"method", 0, "METHOD", opt_id::method, "presign", "the request the URL allows: GET (default), PUT, HEAD or DELETE"},
 }};
 
 struct verb_spec {
   std::string_view name;
   unsigned min_args, max_args;
+  std::string_view operands;  // the usage line's positional part
+  std::string_view summary;   // the overview's one-liner
+  std::string_view description;
 };
 
 constexpr std::array<verb_spec, 10> verbs{{
-    {"ls", 0, 1}, {"cp", 2, 2}, {"cat", 1, 1}, {"rm", 1, 1}, {"stat", 1, 1},
-    {"put", 1, 1}, {"presign", 1, 1}, {"mb", 1, 1}, {"rb", 1, 1}, {"whoami", 0, 0},
+    {"ls", 0, 1, "[s3://BUCKET[/PREFIX]]", "list buckets or objects",
+     "With no bucket ('floe ls' or 'floe ls s3://'): lists the buckets (ListBuckets).\n"
+     "Text: CREATION-DATE NAME; --json: {\"buckets\": [{\"name\", \"creation_date\",\n"
+     "\"region\"}], \"owner\": {\"id\", \"display_name\"}}.\n\n"
+     "Lists objects under PREFIX. Without --recursive, keys are grouped at '/'\n"
+     "(shown as PRE lines). Text: LAST-MODIFIED SIZE KEY; --json: one object with\n"
+     "\"objects\" and \"prefixes\".\n"},
+    {"cp", 2, 2, "SRC DST", "copy objects and files",
+     "Copies local to S3, S3 to local, or S3 to S3 (server side). '-' is stdin or\n"
+     "stdout. A DST ending in '/' (or an existing directory) receives the source's\n"
+     "base name. Large files go up in parallel parts. With --recursive, SRC is a\n"
+     "directory or an S3 prefix and several objects move at once; keys that would\n"
+     "leave the destination directory ('..' segments, absolute) are refused, and\n"
+     "local entries that are not regular files (fifos, sockets, devices, links to\n"
+     "directories) are skipped, each named on stderr. --json --recursive: one\n"
+     "document, {\"source\", \"destination\", \"objects\": [{\"source\", \"destination\",\n"
+     "\"size\", \"etag\"}], \"skipped\": [{\"path\", \"reason\"}], \"errors\": [...],\n"
+     "\"copied\", \"failed\", \"bytes\", \"exit_code\"}, the same in every direction.\n"},
+    {"cat", 1, 1, "s3://BUCKET/KEY", "object to stdout", "Writes the object to stdout.\n"},
+    {"rm", 1, 1, "s3://BUCKET/KEY|PREFIX", "delete",
+     "Deletes an object (a missing key is not an error: S3 answers 204), or with\n"
+     "--recursive every key under the prefix (DeleteObjects, 1000 at a time).\n"},
+    {"stat", 1, 1, "s3://BUCKET/KEY", "object metadata",
+     "HeadObject: size, ETag, last modified, content type, version id, metadata.\n"},
+    {"put", 1, 1, "s3://BUCKET/KEY", "stdin or a file to S3",
+     "Uploads FILE, or stdin when no --file is given. Prints the new ETag.\n"
+     "--if-none-match '*' and --if-match exclude each other.\n"},
+    {"presign", 1, 1, "s3://BUCKET/KEY", "presigned URL",
+     "Prints a presigned URL (SigV4 query signing), valid for --expires seconds.\n"
+     "Nothing is sent.\n"},
+    {"mb", 1, 1, "s3://BUCKET", "make a bucket", "Creates a bucket (in --region).\n"},
+    {"rb", 1, 1, "s3://BUCKET", "remove a bucket", "Deletes an empty bucket.\n"},
+    {"whoami", 0, 0, "", "who the credentials are",
+     "Asks STS who the credentials belong to (GetCallerIdentity) and prints the\n"
+     "account, the ARN and the user id. --verbose adds where the credentials came\n"
+     "from (the default chain's source), their generation and their expiry.\n"
+     "Never prints a secret key, a session token or a token file's contents.\n"
+     "The STS endpoint: --endpoint-url when given, else AWS_ENDPOINT_URL_STS,\n"
+     "AWS_ENDPOINT_URL, the regional endpoint (--region, AWS_REGION), the global one.\n"},
 }};
 
 bool verb_allows(option_spec const& o, std::string_view verb) {
@@ -202,27 +265,35 @@ result<command_line> parse_command_line(std::vector<std::string_view> const& arg
     option_spec const* spec = nullptr;
     std::optional<std::string_view> inline_value;
     std::string shown(a);
+    std::string_view long_name;  // empty: a short option (-x)
     if (a.starts_with("--")) {
-      auto name = a.substr(2);
-      auto eq = name.find('=');
+      long_name = a.substr(2);
+      auto eq = long_name.find('=');
       if (eq != std::string_view::npos) {
-        inline_value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-        shown = "--" + std::string(name);
+        inline_value = long_name.substr(eq + 1);
+        long_name = long_name.substr(0, eq);
+        shown = "--" + std::string(long_name);
       }
-      for (auto const& o : options)
-        if (o.long_name == name) spec = &o;
-    } else if (a.size() == 2) {
-      for (auto const& o : options)
-        if (o.short_name != 0 && o.short_name == a[1]) spec = &o;
     }
+    auto named = [&](option_spec const& o) {
+      if (!long_name.empty()) return o.long_name == long_name;
+      return a.size() == 2 && o.short_name != 0 && o.short_name == a[1];
+    };
+    // The verb's own entry first (its help differs), else the global one,
+    // else any: another verb's option is "does not apply", not unknown.
+    for (auto const& o : options)
+      if (spec == nullptr && named(o) && !o.verbs.empty() && !cl.verb.empty() && verb_allows(o, cl.verb)) spec = &o;
+    for (auto const& o : options)
+      if (spec == nullptr && named(o) && o.verbs.empty()) spec = &o;
+    for (auto const& o : options)
+      if (spec == nullptr && named(o)) spec = &o;
     if (spec == nullptr) return usage("unknown option '" + printable(shown) + "'");
     if (!spec->verbs.empty() && !verb_allows(*spec, cl.verb)) {
       if (cl.verb.empty()) return usage("option '" + shown + "' comes after a command (" + std::string(spec->verbs) + ")");
       return usage("option '" + shown + "' does not apply to 'floe " + cl.verb + "'");
     }
     std::string_view value;
-    if (spec->takes_value) {
+    if (!spec->value_name.empty()) {
       if (inline_value) {
         value = *inline_value;
       } else {
@@ -253,111 +324,113 @@ result<command_line> parse_command_line(std::vector<std::string_view> const& arg
   return cl;
 }
 
-std::string help_text(std::string_view verb) {
-  constexpr std::string_view whoami_help =
-      "usage: floe whoami [--verbose] [--json]\n\n"
-      "Asks STS who the credentials belong to (GetCallerIdentity) and prints the\n"
-      "account, the ARN and the user id. --verbose adds where the credentials came\n"
-      "from (the default chain's source), their generation and their expiry.\n"
-      "Never prints a secret key, a session token or a token file's contents.\n"
-      "The STS endpoint: --endpoint-url when given, else AWS_ENDPOINT_URL_STS,\n"
-      "AWS_ENDPOINT_URL, the regional endpoint (--region, AWS_REGION), the global one.\n"
-      "  -v, --verbose        also the credential source, generation and expiry (and, as\n"
-      "                       everywhere, the request log on stderr)\n";
-  constexpr std::string_view globals =
-      "Global options (anywhere on the line):\n"
-      "  --endpoint-url URL   S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)\n"
-      "  --region REGION      signing region (else AWS_REGION, AWS_DEFAULT_REGION, the profile, us-east-1)\n"
-      "  --profile NAME       profile in ~/.aws/config and ~/.aws/credentials (else AWS_PROFILE)\n"
-      "  --path-style         path-style addressing (host/bucket/key)\n"
-      "  --ca-bundle FILE     trusted CAs (PEM) for TLS (else AWS_CA_BUNDLE, the system store)\n"
-      "  --no-verify-ssl      do not verify TLS certificates (test rigs only; warns)\n"
-      "  --json               machine-readable output on stdout, errors as JSON on stderr\n"
-      "  -v, --verbose        request log on stderr: one line per HTTP attempt (method, URL,\n"
-      "                       status, request id, attempt, time); retries and redirects show\n"
-      "  --debug              -v plus each attempt's request and reply headers; Authorization,\n"
-      "                       session tokens, signatures and credentials are never shown\n"
-      "  -h, --help           help; floe COMMAND --help for a command\n"
-      "  --version            print the version\n";
-  std::string s;
-  if (verb == "ls") {
-    s = "usage: floe ls [s3://BUCKET[/PREFIX]] [--recursive]\n\n"
-        "With no bucket ('floe ls' or 'floe ls s3://'): lists the buckets (ListBuckets).\n"
-        "Text: CREATION-DATE NAME; --json: {\"buckets\": [{\"name\", \"creation_date\",\n"
-        "\"region\"}], \"owner\": {\"id\", \"display_name\"}}.\n\n"
-        "Lists objects under PREFIX. Without --recursive, keys are grouped at '/'\n"
-        "(shown as PRE lines). Text: LAST-MODIFIED SIZE KEY; --json: one object with\n"
-        "\"objects\" and \"prefixes\".\n\n"
-        "  -r, --recursive      every key under the prefix\n";
-  } else if (verb == "cp") {
-    s = "usage: floe cp SRC DST [--recursive] [--concurrency N]\n\n"
-        "Copies local to S3, S3 to local, or S3 to S3 (server side). '-' is stdin or\n"
-        "stdout. A DST ending in '/' (or an existing directory) receives the source's\n"
-        "base name. Large files go up in parallel parts. With --recursive, SRC is a\n"
-        "directory or an S3 prefix and several objects move at once; keys that would\n"
-        "leave the destination directory ('..' segments, absolute) are refused.\n\n"
-        "  -r, --recursive      copy a directory or prefix\n"
-        "  --concurrency N      objects in flight with --recursive (1-64, default 8)\n"
-        "  --content-type TYPE  Content-Type of uploaded objects\n"
-        "  --metadata NAME=VAL  user metadata (x-amz-meta-NAME), repeatable\n"
-        "  --no-progress        no progress bar\n";
-  } else if (verb == "cat") {
-    s = "usage: floe cat s3://BUCKET/KEY\n\nWrites the object to stdout.\n";
-  } else if (verb == "rm") {
-    s = "usage: floe rm s3://BUCKET/KEY [--if-match ETAG] | floe rm s3://BUCKET/PREFIX --recursive\n\n"
-        "Deletes an object (a missing key is not an error: S3 answers 204), or with\n"
-        "--recursive every key under the prefix (DeleteObjects, 1000 at a time).\n\n"
-        "  -r, --recursive      delete every key under the prefix\n"
-        "  --if-match ETAG      delete only if the object's ETag is ETAG (else exit 3)\n";
-  } else if (verb == "stat") {
-    s = "usage: floe stat s3://BUCKET/KEY [--if-none-match ETAG] [--if-match ETAG]\n\n"
-        "HeadObject: size, ETag, last modified, content type, version id, metadata.\n\n"
-        "  --if-none-match ETAG exit 3 (\"not modified\") when the ETag is still ETAG:\n"
-        "                       a cheap change check\n"
-        "  --if-match ETAG      exit 3 (precondition failed) unless the ETag is ETAG\n";
-  } else if (verb == "put") {
-    s = "usage: floe put s3://BUCKET/KEY [--file FILE] [--if-none-match '*' | --if-match ETAG]\n\n"
-        "Uploads FILE, or stdin when no --file is given. Prints the new ETag.\n\n"
-        "  -f, --file FILE      read the body from FILE (large files go up in parts)\n"
-        "  --if-none-match '*'  create only: exit 3 if the key exists\n"
-        "  --if-match ETAG      replace only if the current ETag is ETAG, else exit 3\n"
-        "                       A conditional put carries a write id (x-amz-meta-floe-write-id).\n"
-        "                       If its reply is lost or a 5xx, floe looks (HeadObject): its\n"
-        "                       own write there exits 0; anything else exits 3, saying the\n"
-        "                       reply was ambiguous and what is there\n"
-        "  --content-type TYPE  Content-Type\n"
-        "  --metadata NAME=VAL  user metadata (x-amz-meta-NAME), repeatable\n"
-        "  --no-progress        no progress bar\n";
-  } else if (verb == "whoami") {
-    s = whoami_help;
-  } else if (verb == "presign") {
-    s = "usage: floe presign s3://BUCKET/KEY [--expires SECONDS] [--method GET|PUT|HEAD|DELETE]\n\n"
-        "Prints a presigned URL (SigV4 query signing), valid for --expires seconds\n"
-        "(default 3600, at most 604800). Nothing is sent.\n";
-  } else if (verb == "mb") {
-    s = "usage: floe mb s3://BUCKET\n\nCreates a bucket (in --region).\n";
-  } else if (verb == "rb") {
-    s = "usage: floe rb s3://BUCKET\n\nDeletes an empty bucket.\n";
+namespace {
+
+// "  -r, --recursive      help" with the help at column 23 (on the next line
+// when the name is longer), continuation lines indented to it.
+void append_option_lines(std::string& s, option_spec const& o) {
+  std::string name = "  ";
+  if (o.short_name != 0) {
+    name += '-';
+    name += o.short_name;
+    name += ", ";
+  }
+  name += "--";
+  name += o.long_name;
+  if (!o.value_name.empty()) {
+    name += ' ';
+    name += o.value_name;
+  }
+  constexpr std::size_t column = 23;
+  if (name.size() + 1 > column) {
+    name += '\n';
+    name.append(column, ' ');
   } else {
-    s = "usage: floe [GLOBAL OPTIONS] COMMAND [ARGS]\n\n"
-        "Commands:\n"
-        "  ls       list buckets or objects  floe ls [s3://b/prefix/] [--recursive]\n"
-        "  cp       copy objects and files   floe cp SRC DST [--recursive]\n"
-        "  cat      object to stdout         floe cat s3://b/k\n"
-        "  put      stdin or a file to S3    floe put s3://b/k [--file F] [--if-none-match '*']\n"
-        "  rm       delete                   floe rm s3://b/k | floe rm s3://b/p/ --recursive\n"
-        "  stat     object metadata          floe stat s3://b/k [--if-none-match ETAG]\n"
-        "  presign  presigned URL            floe presign s3://b/k [--expires S]\n"
-        "  mb, rb   make / remove a bucket   floe mb s3://b\n"
-        "  whoami   who the credentials are  floe whoami [--verbose]\n\n"
-        "Keys are taken literally from the URL: no percent-decoding.\n\n"
-        "Exit codes: 0 success, 1 error, 2 usage, 3 condition not met (precondition\n"
-        "failed, conflict, not modified), 4 not found.\n\n";
-    s += globals;
+    name.append(column - name.size(), ' ');
+  }
+  s += name;
+  std::string_view rest = o.help;
+  while (true) {
+    auto nl = rest.find('\n');
+    s += rest.substr(0, nl);
+    s += '\n';
+    if (nl == std::string_view::npos) break;
+    rest.remove_prefix(nl + 1);
+    s.append(column, ' ');
+  }
+}
+
+std::string synopsis(verb_spec const& v) {
+  std::string s = "floe ";
+  s += v.name;
+  if (!v.operands.empty()) {
+    s += ' ';
+    s += v.operands;
+  }
+  for (auto const& o : options) {
+    if (o.verbs.empty() || !verb_allows(o, v.name)) continue;
+    s += " [--";
+    s += o.long_name;
+    if (!o.value_name.empty()) {
+      s += ' ';
+      s += o.value_name;
+    }
+    s += ']';
+  }
+  return s;
+}
+
+std::string global_help() {
+  std::string s = "Global options (anywhere on the line):\n";
+  for (auto const& o : options)
+    if (o.verbs.empty()) append_option_lines(s, o);
+  return s;
+}
+
+}  // namespace
+
+std::string help_text(std::string_view verb) {
+  for (auto const& v : verbs) {
+    if (v.name != verb) continue;
+    std::string s = "usage: " + synopsis(v) + "\n\n";
+    s += v.description;
+    bool first = true;
+    for (auto const& o : options) {
+      if (o.verbs.empty() || !verb_allows(o, v.name)) continue;
+      if (first) s += "\nOptions:\n";
+      first = false;
+      append_option_lines(s, o);
+    }
+    s += "\n";
+    s += global_help();
     return s;
   }
-  s += "\n";
-  s += globals;
+  std::string s = "usage: floe [GLOBAL OPTIONS] COMMAND [ARGS]\n\nCommands:\n";
+  for (auto const& v : verbs) {
+    std::string name = "  " + std::string(v.name);
+    name.resize(11, ' ');
+    s += name + std::string(v.summary) + "\n";
+    // The synopsis, wrapped before an option at 79 columns.
+    std::string const syn = synopsis(v);
+    std::string line(11, ' ');
+    std::size_t from = 0;
+    while (from < syn.size()) {
+      auto next = syn.find(" [--", from + 1);
+      auto piece = std::string_view(syn).substr(from, next == std::string::npos ? std::string::npos : next - from);
+      if (line.size() + piece.size() > 79 && line.size() > 13) {
+        s += line + "\n";
+        line = std::string(12, ' ');
+      }
+      line += piece;
+      from = next == std::string::npos ? syn.size() : next;
+    }
+    s += line + "\n";
+  }
+  s += "\n"
+       "Keys are taken literally from the URL: no percent-decoding.\n\n"
+       "Exit codes: 0 success, 1 error, 2 usage, 3 condition not met (precondition\n"
+       "failed, conflict, not modified), 4 not found.\n\n";
+  s += global_help();
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include <floe/result.hpp>
 
 #include <chrono>
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -88,6 +89,53 @@ bool is_verb(std::string_view verb) noexcept;
 /// kept; any byte that is not part of valid UTF-8 becomes U+FFFD.
 void append_json_string(std::string& out, std::string_view s);
 
+/// The one JSON writer of the CLI: every `--json` document and JSON error
+/// line is built with it, so commas and string escaping live in one place
+/// (append_json_string). Keys are escaped like values. Misuse (a value
+/// where a key is due) is the caller's bug; the writer does not check.
+///
+///   json_writer w;
+///   w.begin_object().field("uri", uri).field("size", n).end_object();
+///   write_stdout(w.line());
+class json_writer {
+ public:
+  json_writer& begin_object() { return open('{'); }
+  json_writer& end_object() { return close('}'); }
+  json_writer& begin_array() { return open('['); }
+  json_writer& end_array() { return close(']'); }
+  /// The next member's name (inside an object).
+  json_writer& key(std::string_view k);
+  json_writer& value(std::string_view s);
+  json_writer& value(char const* s) { return value(std::string_view(s)); }
+  json_writer& value(bool b);
+  template <std::integral T>
+    requires(!std::same_as<T, bool>)
+  json_writer& value(T n) {
+    return raw(std::to_string(n));
+  }
+  json_writer& null() { return raw("null"); }
+  /// key(k).value(v)
+  template <class T>
+  json_writer& field(std::string_view k, T const& v) {
+    key(k);
+    return value(v);
+  }
+
+  std::string const& str() const noexcept { return out_; }
+  /// The document and a newline.
+  std::string line() const { return out_ + "\n"; }
+
+ private:
+  json_writer& open(char c);
+  json_writer& close(char c);
+  json_writer& raw(std::string_view token);
+  void separate();
+
+  std::string out_;
+  std::vector<bool> empty_;  // per open container: no member written yet
+  bool after_key_ = false;
+};
+
 /// `s` for a terminal: control characters and DEL as \xNN, the rest as is.
 std::string printable(std::string_view s);
 
@@ -101,6 +149,10 @@ std::string kind_name(error const& e);
 /// STATUS CODE: MESSAGE (request id ID)", or a JSON object with --json.
 /// Fills operation and resource from the arguments when the error lacks them.
 void report_error(global_options const& g, error e, std::string_view operation, std::string_view resource);
+
+/// The error as one JSON object: kind, operation, resource, status, code,
+/// message, request_id, exit_code (what `--json` puts under "error").
+void write_error_fields(json_writer& w, error const& e);
 
 /// A usage error (exit 2): one line on stderr and a pointer to --help.
 void report_usage(std::string_view verb, std::string_view message);
@@ -129,12 +181,17 @@ bool write_stdout(std::string_view s);
 // ---- progress -------------------------------------------------------------
 
 /// A progress bar on stderr, drawn only when stderr is a terminal and the
-/// transfer is at least 8 MiB (and not turned off).
+/// transfer is at least 8 MiB (and not turned off). A stream of unknown size
+/// (stdin) shows its bar once 8 MiB have gone through: bytes and rate, no
+/// total and no ETA.
 class progress {
  public:
   static constexpr std::uint64_t threshold = 8ull << 20;
+  struct unknown_size_t {};
+  static constexpr unknown_size_t unknown_size{};
 
   progress(std::string label, std::uint64_t total, bool allowed);
+  progress(std::string label, unknown_size_t, bool allowed);
   ~progress();
   progress(progress const&) = delete;
   progress& operator=(progress const&) = delete;
@@ -150,6 +207,8 @@ class progress {
   void tick();
   /// Clears the line and prints the summary.
   void finish(bool ok);
+  /// Clears the line, no summary (another bar takes over).
+  void clear();
 
  private:
   void draw(bool force);
@@ -158,6 +217,8 @@ class progress {
   std::uint64_t total_ = 0;
   std::uint64_t done_ = 0;
   bool active_ = false;
+  bool unknown_ = false;
+  bool allowed_ = false;  // unknown size: may become active
   bool finished_ = false;
   std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_;

@@ -40,6 +40,16 @@ struct context {
   s3::client& c;
   command_line const& cl;
   global_options const& g;
+  // cp --recursive: every failure, for the --json document's "errors".
+  std::vector<error>* errors = nullptr;
+};
+
+// One object of a recursive copy, for its --json document.
+struct transfer_record {
+  std::string source, destination;
+  std::uint64_t size = 0;
+  std::string etag;
+  bool ok = false;
 };
 
 std::string uri_of(std::string_view bucket, std::string_view key) {
@@ -109,9 +119,15 @@ int usage_error(context& x, std::string_view message) {
   return exit_usage;
 }
 
-int fail(context& x, error const& e, std::string_view operation, std::string_view resource) {
+int fail(context& x, error e, std::string_view operation, std::string_view resource) {
   report_error(x.g, e, operation, resource);
-  return exit_code_for(e);
+  int const rc = exit_code_for(e);
+  if (x.errors != nullptr) {
+    if (e.diag.operation.empty()) e.diag.operation = std::string(operation);
+    if (e.diag.resource.empty()) e.diag.resource = std::string(resource);
+    x.errors->push_back(std::move(e));
+  }
+  return rc;
 }
 
 std::string_view base_name(std::string_view path) {
@@ -223,14 +239,10 @@ error system_error_of(int err, std::string message) {
 }
 
 std::string put_json(std::string_view uri, s3::put_result const& r) {
-  std::string s = "{\"uri\":";
-  append_json_string(s, uri);
-  s += ",\"etag\":";
-  append_json_string(s, r.etag);
-  s += ",\"version_id\":";
-  append_json_string(s, r.version_id);
-  s += ",\"parts\":" + std::to_string(r.parts) + "}";
-  return s;
+  json_writer w;
+  w.begin_object().field("uri", uri).field("etag", r.etag).field("version_id", r.version_id);
+  w.field("parts", r.parts).end_object();
+  return w.line();
 }
 
 // A conditional write's outcome as the CLI reports it: written is success;
@@ -328,9 +340,11 @@ awaitable<result<s3::put_result>> resolve_ambiguous(context& x, std::string cons
 
 // ---- transfers of one object ---------------------------------------------
 
-// Local file (or "-": stdin) to S3. `quiet`: no progress (recursive copies).
+// Local file (or "-": stdin) to S3. `rec` (recursive copies): no progress
+// bar, and with --json the result goes into *rec instead of stdout.
 awaitable<int> upload_one(context& x, std::string const& local, std::string const& bucket, std::string const& key,
-                          bool quiet, std::string* json_out) {
+                          transfer_record* rec) {
+  bool const quiet = rec != nullptr;
   auto ex = co_await asio::this_coro::executor;
   s3::put_params params;
   params.content_type = x.cl.content_type;
@@ -354,9 +368,13 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
   std::string path = local;
   std::string memory;
   temp_file spool;
+  std::string const label = "upload " + std::string(local == "-" ? std::string_view("stdin") : base_name(local));
+  bool const show = !quiet && !x.cl.no_progress;
   if (local == "-") {
     // Small input goes up from memory; larger input is spooled to a
-    // temporary file so that it can be retried and sent in parts.
+    // temporary file so that it can be retried and sent in parts. Its size
+    // is unknown while it is read: past 8 MiB a bar shows the bytes read.
+    progress reading(label, progress::unknown_size, show);
     constexpr std::size_t in_memory = 16u << 20;
     char buf[64 * 1024];
     bool eof = false;
@@ -369,6 +387,7 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
         break;
       }
       memory.append(buf, static_cast<std::size_t>(n));
+      reading.add(static_cast<std::uint64_t>(n));
     }
     if (eof) {
       path.clear();
@@ -389,11 +408,13 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
         if (n < 0) co_return fail(x, system_error_of(errno, "reading stdin"), "PutObject", resource);
         if (n == 0) break;
         pending = std::string_view(buf, static_cast<std::size_t>(n));
+        reading.add(static_cast<std::uint64_t>(n));
       }
       memory.clear();
       memory.shrink_to_fit();
       path = spool.path;
     }
+    reading.clear();  // the upload's own bar (its size now known) follows
   }
 
   op_trace trace(x, path.empty() ? "PutObject" : "PutObject/Upload", "PUT", bucket, std::string_view(key));
@@ -412,8 +433,7 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     // replaced whatever its ETag). Only larger files go up in parts, the
     // condition on CompleteMultipartUpload (AWS honours it there).
     auto body = path.empty() ? http::body_source::memory(memory) : http::body_source::file(path, 0, file_size);
-    progress bar("upload " + std::string(base_name(local == "-" ? std::string_view("stdin") : std::string_view(local))),
-                 path.empty() ? 0 : file_size, !quiet && !x.cl.no_progress && !path.empty());
+    progress bar(label, path.empty() ? memory.size() : file_size, show);
     auto tick = start_ticker(ex, bar);
     if (bar.active()) params.on_progress = [&bar](std::uint64_t n) { bar.set(n); };
     auto o = co_await s3::async_put_conditional(x.c, bucket, key, body, params);
@@ -434,7 +454,12 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     bar.finish(r.has_value());
   } else if (path.empty()) {
     auto body = http::body_source::memory(memory);
+    progress bar(label, memory.size(), show);
+    auto tick = start_ticker(ex, bar);
+    if (bar.active()) params.on_progress = [&bar](std::uint64_t n) { bar.set(n); };
     r = co_await x.c.async_put_object(bucket, key, body, params);
+    stop_ticker(*tick);
+    bar.finish(r.has_value());
   } else {
     struct ::stat st {};
     if (::stat(path.c_str(), &st) != 0) co_return fail(x, system_error_of(errno, "cannot read " + path), "PutObject", resource);
@@ -442,8 +467,8 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
       error e(errc::invalid_argument, path + " is not a regular file");
       co_return fail(x, e, "PutObject", resource);
     }
-    progress bar("upload " + std::string(base_name(local == "-" ? std::string_view("stdin") : std::string_view(local))),
-                 static_cast<std::uint64_t>(st.st_size), !quiet && !x.cl.no_progress);
+    file_size = static_cast<std::uint64_t>(st.st_size);
+    progress bar(label, file_size, show);
     auto tick = start_ticker(ex, bar);
     if (bar.active()) params.on_progress = [&bar](std::uint64_t n) { bar.set(n); };
     r = co_await x.c.async_upload_file(bucket, key, path, params);
@@ -458,10 +483,15 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     trace.done(r);
   }
   if (!r) co_return fail(x, r.error(), "PutObject", resource);
-  if (json_out != nullptr) {
-    *json_out = put_json(uri, *r);
+  if (rec != nullptr) {
+    rec->ok = true;
+    rec->etag = r->etag;
+    rec->size = path.empty() ? memory.size() : file_size;
+  }
+  if (rec != nullptr && x.g.json) {
+    // in the recursive copy's document
   } else if (x.g.json) {
-    write_stdout(put_json(uri, *r) + "\n");
+    write_stdout(put_json(uri, *r));
   } else if (quiet) {
     write_stdout("upload: " + printable(local) + " to " + printable(uri) + "\n");
   } else {
@@ -471,9 +501,10 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
 }
 
 // S3 to a local file (written to a temporary file, renamed when complete)
-// or "-" (stdout).
+// or "-" (stdout). `quiet`: no bar (cat, recursive copies); `rec`
+// (recursive copies): with --json the result goes there, not to stdout.
 awaitable<int> download_one(context& x, std::string const& bucket, std::string const& key, std::string const& local,
-                            bool quiet) {
+                            bool quiet, transfer_record* rec) {
   std::string const resource = resource_of(bucket, key);
   std::string const uri = uri_of(bucket, key);
   bool const to_stdout = local == "-";
@@ -530,23 +561,28 @@ awaitable<int> download_one(context& x, std::string const& bucket, std::string c
       co_return fail(x, system_error_of(errno, "renaming " + tmp.path + " to " + local), "GetObject", resource);
     tmp.keep = true;
   }
+  if (rec != nullptr) {
+    rec->ok = true;
+    rec->size = r->info.size;
+    rec->etag = r->info.etag;
+  }
   if (x.g.json && !to_stdout) {
-    std::string s = "{\"uri\":";
-    append_json_string(s, uri);
-    s += ",\"file\":";
-    append_json_string(s, local);
-    s += ",\"size\":" + std::to_string(r->info.size) + ",\"etag\":";
-    append_json_string(s, r->info.etag);
-    s += "}\n";
-    if (!quiet) write_stdout(s);
-  } else if (quiet && !to_stdout && !x.g.json) {
+    if (rec == nullptr) {
+      json_writer w;
+      w.begin_object().field("uri", uri).field("file", local).field("size", r->info.size);
+      w.field("etag", r->info.etag).end_object();
+      write_stdout(w.line());
+    }
+  } else if (quiet && !to_stdout) {
     write_stdout("download: " + printable(uri) + " to " + printable(local) + "\n");
   }
   co_return exit_ok;
 }
 
+// S3 to S3 (CopyObject). `rec` as for upload_one.
 awaitable<int> copy_one(context& x, std::string const& sb, std::string const& sk, std::string const& db,
-                        std::string const& dk, bool quiet) {
+                        std::string const& dk, transfer_record* rec) {
+  bool const quiet = rec != nullptr;
   s3::copy_params p;
   p.source_bucket = sb;
   p.source_key = sk;
@@ -556,16 +592,15 @@ awaitable<int> copy_one(context& x, std::string const& sb, std::string const& sk
   auto r = co_await x.c.async_copy_object(p);
   trace.done(r);
   if (!r) co_return fail(x, r.error(), "CopyObject", resource_of(db, dk));
+  if (rec != nullptr) {
+    rec->ok = true;
+    rec->etag = r->etag;
+  }
   if (x.g.json) {
-    if (!quiet) {
-      std::string s = "{\"source\":";
-      append_json_string(s, uri_of(sb, sk));
-      s += ",\"uri\":";
-      append_json_string(s, uri_of(db, dk));
-      s += ",\"etag\":";
-      append_json_string(s, r->etag);
-      s += "}\n";
-      write_stdout(s);
+    if (rec == nullptr) {
+      json_writer w;
+      w.begin_object().field("source", uri_of(sb, sk)).field("uri", uri_of(db, dk)).field("etag", r->etag).end_object();
+      write_stdout(w.line());
     }
   } else if (quiet) {
     write_stdout("copy: " + printable(uri_of(sb, sk)) + " to " + printable(uri_of(db, dk)) + "\n");
@@ -620,23 +655,16 @@ awaitable<int> cmd_ls_buckets(context& x) {
   if (!r) co_return fail(x, r.error(), "ListBuckets", "");
   std::string out;
   if (x.g.json) {
-    out = "{\"buckets\":[";
-    for (std::size_t i = 0; i < r->buckets.size(); ++i) {
-      auto const& b = r->buckets[i];
-      if (i) out += ',';
-      out += "{\"name\":";
-      append_json_string(out, b.name);
-      out += ",\"creation_date\":";
-      append_json_string(out, b.creation_date);
-      out += ",\"region\":";
-      append_json_string(out, b.region);
-      out += '}';
+    json_writer w;
+    w.begin_object().key("buckets").begin_array();
+    for (auto const& b : r->buckets) {
+      w.begin_object().field("name", b.name).field("creation_date", b.creation_date).field("region", b.region);
+      w.end_object();
     }
-    out += "],\"owner\":{\"id\":";
-    append_json_string(out, r->owner_id);
-    out += ",\"display_name\":";
-    append_json_string(out, r->owner_display_name);
-    out += "}}\n";
+    w.end_array();
+    w.key("owner").begin_object().field("id", r->owner_id).field("display_name", r->owner_display_name).end_object();
+    w.end_object();
+    out = w.line();
   } else {
     for (auto const& b : r->buckets) {
       std::string date = b.creation_date;
@@ -657,33 +685,18 @@ awaitable<int> cmd_ls(context& x) {
   if (!r) co_return fail(x, r.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
   std::string out;
   if (x.g.json) {
-    out = "{\"bucket\":";
-    append_json_string(out, u->bucket);
-    out += ",\"prefix\":";
-    append_json_string(out, u->key);
-    out += ",\"objects\":[";
-    bool first = true;
+    json_writer w;
+    w.begin_object().field("bucket", u->bucket).field("prefix", u->key);
+    w.key("objects").begin_array();
     for (auto const& o : r->objects) {
-      if (!first) out += ',';
-      first = false;
-      out += "{\"key\":";
-      append_json_string(out, o.key);
-      out += ",\"size\":" + std::to_string(o.size) + ",\"etag\":";
-      append_json_string(out, o.etag);
-      out += ",\"last_modified\":";
-      append_json_string(out, o.last_modified);
-      out += ",\"storage_class\":";
-      append_json_string(out, o.storage_class);
-      out += '}';
+      w.begin_object().field("key", o.key).field("size", o.size).field("etag", o.etag);
+      w.field("last_modified", o.last_modified).field("storage_class", o.storage_class).end_object();
     }
-    out += "],\"prefixes\":[";
-    first = true;
-    for (auto const& p : r->common_prefixes) {
-      if (!first) out += ',';
-      first = false;
-      append_json_string(out, p);
-    }
-    out += "]}\n";
+    w.end_array();
+    w.key("prefixes").begin_array();
+    for (auto const& p : r->common_prefixes) w.value(p);
+    w.end_array().end_object();
+    out = w.line();
   } else {
     for (auto const& p : r->common_prefixes) out += std::string(34, ' ') + "PRE " + printable(p) + "\n";
     for (auto const& o : r->objects) {
@@ -696,6 +709,51 @@ awaitable<int> cmd_ls(context& x) {
   }
   if (!write_stdout(out)) co_return exit_error;
   co_return exit_ok;
+}
+
+// Why a directory entry is not uploaded: `own` is the entry itself,
+// `target` what a link points to.
+std::string not_regular_reason(fs::file_status own, fs::file_status target) {
+  auto kind = [](fs::file_type t) -> std::string {
+    switch (t) {
+      case fs::file_type::directory: return "a directory";
+      case fs::file_type::fifo: return "a fifo";
+      case fs::file_type::socket: return "a socket";
+      case fs::file_type::block: return "a block device";
+      case fs::file_type::character: return "a character device";
+      case fs::file_type::not_found: return "nothing (broken)";
+      default: return "an unknown kind of file";
+    }
+  };
+  if (fs::is_symlink(own)) return "a symbolic link to " + kind(target.type());
+  return kind(own.type());
+}
+
+// The --json document of a recursive copy, the same in every direction.
+std::string recursive_summary(std::string_view src, std::string_view dst, std::vector<transfer_record> const& jobs,
+                              std::vector<std::pair<std::string, std::string>> const& skipped,
+                              std::vector<error> const& errors, int rc) {
+  json_writer w;
+  w.begin_object().field("source", src).field("destination", dst);
+  std::uint64_t copied = 0, bytes = 0;
+  w.key("objects").begin_array();
+  for (auto const& j : jobs) {
+    if (!j.ok) continue;
+    ++copied;
+    bytes += j.size;
+    w.begin_object().field("source", j.source).field("destination", j.destination).field("size", j.size);
+    w.field("etag", j.etag).end_object();
+  }
+  w.end_array();
+  w.key("skipped").begin_array();
+  for (auto const& [path, reason] : skipped) w.begin_object().field("path", path).field("reason", reason).end_object();
+  w.end_array();
+  w.key("errors").begin_array();
+  for (auto const& e : errors) write_error_fields(w, e);
+  w.end_array();
+  w.field("copied", copied).field("failed", errors.size()).field("bytes", bytes).field("exit_code", rc);
+  w.end_object();
+  return w.line();
 }
 
 awaitable<int> cmd_cp(context& x) {
@@ -713,7 +771,7 @@ awaitable<int> cmd_cp(context& x) {
         if (!d) co_return usage_error(x, d.error().diag.message);
         std::string dk = d->key;
         if (dk.empty() || dk.back() == '/') dk += base_name(s->key);
-        co_return co_await copy_one(x, s->bucket, s->key, d->bucket, dk, false);
+        co_return co_await copy_one(x, s->bucket, s->key, d->bucket, dk, nullptr);
       }
       std::string local = dst;
       std::error_code ec;
@@ -721,7 +779,7 @@ awaitable<int> cmd_cp(context& x) {
         if (local.back() != '/') local += '/';
         local += base_name(s->key);
       }
-      co_return co_await download_one(x, s->bucket, s->key, local, false);
+      co_return co_await download_one(x, s->bucket, s->key, local, false, nullptr);
     }
     auto d = parse_s3_uri(dst);
     if (!d) co_return usage_error(x, d.error().diag.message);
@@ -734,12 +792,17 @@ awaitable<int> cmd_cp(context& x) {
       std::error_code ec;
       if (fs::is_directory(src, ec)) co_return usage_error(x, "'" + printable(src) + "' is a directory (use --recursive)");
     }
-    co_return co_await upload_one(x, src, d->bucket, dk, false, nullptr);
+    co_return co_await upload_one(x, src, d->bucket, dk, nullptr);
   }
 
-  // --recursive: several objects at once.
-  std::vector<std::pair<std::string, std::string>> jobs;  // (from, to) as each direction needs
+  // --recursive: several objects at once. Every direction ends with the
+  // same --json document (recursive_summary).
+  std::vector<transfer_record> jobs;
+  std::vector<std::pair<std::string, std::string>> skipped;  // (path, reason)
+  std::vector<error> errors;
+  x.errors = &errors;
   std::string sbucket, dbucket;
+  int rc = exit_ok;
   if (s3_src) {
     auto s = parse_s3_uri(src);
     if (!s) co_return usage_error(x, s.error().diag.message);
@@ -757,63 +820,92 @@ awaitable<int> cmd_cp(context& x) {
     std::string const no_delimiter;
     auto listed = co_await list_all(x, sbucket, prefix, no_delimiter);
     if (!listed) co_return fail(x, listed.error(), "ListObjectsV2", resource_of(sbucket, prefix));
-    int rc = exit_ok;
     for (auto const& o : listed->objects) {
       std::string_view rel = std::string_view(o.key).substr(prefix.size());
       if (!rel.empty() && rel.back() == '/' && o.size == 0) continue;  // a "directory" marker
+      transfer_record job;
+      job.source = o.key;
+      job.size = o.size;
       if (s3_dst) {
         if (rel.empty()) continue;
-        jobs.emplace_back(o.key, dprefix + std::string(rel));
+        job.destination = dprefix + std::string(rel);
+        jobs.push_back(std::move(job));
         continue;
       }
       auto safe = safe_relative(rel);
       if (!safe) {
         error e(errc::invalid_argument, "refusing key '" + printable(o.key) +
                                             "': as a file name it would leave the destination directory");
-        report_error(x.g, e, "GetObject", resource_of(sbucket, o.key));
-        rc = exit_error;
+        rc = worse(rc, fail(x, e, "GetObject", resource_of(sbucket, o.key)));
         continue;
       }
-      jobs.emplace_back(o.key, (fs::path(dst) / *safe).string());
+      job.destination = (fs::path(dst) / *safe).string();
+      jobs.push_back(std::move(job));
     }
     auto fn = [&](std::size_t i) -> awaitable<int> {
-      auto const& job = jobs[i];
-      if (s3_dst) co_return co_await copy_one(x, sbucket, job.first, dbucket, job.second, true);
+      auto& job = jobs[i];
+      if (s3_dst) co_return co_await copy_one(x, sbucket, job.source, dbucket, job.destination, &job);
       std::error_code ec;
-      fs::create_directories(fs::path(job.second).parent_path(), ec);
+      fs::create_directories(fs::path(job.destination).parent_path(), ec);
       if (ec) {
-        co_return fail(x, system_error_of(ec.value(), "creating the directory of " + job.second), "GetObject",
-                       resource_of(sbucket, job.first));
+        co_return fail(x, system_error_of(ec.value(), "creating the directory of " + job.destination), "GetObject",
+                       resource_of(sbucket, job.source));
       }
-      co_return co_await download_one(x, sbucket, job.first, job.second, true);
+      co_return co_await download_one(x, sbucket, job.source, job.destination, true, &job);
     };
-    int prc = co_await run_parallel(jobs.size(), x.cl.concurrency, fn);
-    rc = worse(rc, prc);
-    if (x.g.json) write_stdout("{\"objects\":" + std::to_string(jobs.size()) + ",\"exit_code\":" + std::to_string(rc) + "}\n");
-    co_return rc;
+    rc = worse(rc, co_await run_parallel(jobs.size(), x.cl.concurrency, fn));
+    // The document names objects as URIs on the S3 side.
+    for (auto& job : jobs) {
+      job.source = uri_of(sbucket, job.source);
+      if (s3_dst) job.destination = uri_of(dbucket, job.destination);
+    }
+  } else {
+    // Local directory to an S3 prefix. Only regular files (and links to
+    // them) go up; anything else is named on stderr as skipped: it has no
+    // bytes to send (fifo, socket, device) or would need a choice floe does
+    // not make for you (a link to a directory: followed, it can loop).
+    auto d = parse_s3_uri(dst);
+    if (!d) co_return usage_error(x, d.error().diag.message);
+    dbucket = d->bucket;
+    std::string const dprefix = dir_prefix(d->key);
+    std::error_code ec;
+    if (!fs::is_directory(src, ec)) co_return usage_error(x, "'" + printable(src) + "' is not a directory");
+    // Keys from the names as walked (fs::relative would resolve a link to
+    // its target's path: "link" -> "../elsewhere").
+    fs::path base(src);
+    if (!base.has_filename()) base = base.parent_path();
+    fs::recursive_directory_iterator it(src, fs::directory_options::none, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      std::error_code sec;
+      auto const own = it->symlink_status(sec);
+      if (fs::is_directory(own)) continue;  // walked into
+      auto const target = it->status(sec);
+      if (fs::is_regular_file(target)) {
+        transfer_record job;
+        job.source = it->path().string();
+        job.destination = dprefix + it->path().lexically_relative(base).generic_string();
+        jobs.push_back(std::move(job));
+        continue;
+      }
+      skipped.emplace_back(it->path().string(), not_regular_reason(own, target));
+    }
+    if (ec) co_return fail(x, system_error_of(ec.value(), "reading " + src), "PutObject", dbucket);
+    std::sort(jobs.begin(), jobs.end(),
+              [](transfer_record const& l, transfer_record const& r) { return l.source < r.source; });
+    std::sort(skipped.begin(), skipped.end());
+    for (auto const& [path, reason] : skipped) {
+      std::string line = "floe: cp: skipped " + printable(path) + ": " + reason + ", not a regular file\n";
+      std::fwrite(line.data(), 1, line.size(), stderr);
+    }
+    std::fflush(stderr);
+    auto fn = [&](std::size_t i) -> awaitable<int> {
+      co_return co_await upload_one(x, jobs[i].source, dbucket, jobs[i].destination, &jobs[i]);
+    };
+    rc = co_await run_parallel(jobs.size(), x.cl.concurrency, fn);
+    for (auto& job : jobs) job.destination = uri_of(dbucket, job.destination);
   }
-
-  // Local directory to an S3 prefix.
-  auto d = parse_s3_uri(dst);
-  if (!d) co_return usage_error(x, d.error().diag.message);
-  dbucket = d->bucket;
-  std::string const dprefix = dir_prefix(d->key);
-  std::error_code ec;
-  if (!fs::is_directory(src, ec)) co_return usage_error(x, "'" + printable(src) + "' is not a directory");
-  fs::recursive_directory_iterator it(src, fs::directory_options::none, ec), end;
-  for (; !ec && it != end; it.increment(ec)) {
-    std::error_code sec;
-    if (!it->is_regular_file(sec)) continue;
-    auto rel = fs::relative(it->path(), src, sec).generic_string();
-    jobs.emplace_back(it->path().string(), dprefix + rel);
-  }
-  if (ec) co_return fail(x, system_error_of(ec.value(), "reading " + src), "PutObject", dbucket);
-  std::sort(jobs.begin(), jobs.end());
-  auto fn = [&](std::size_t i) -> awaitable<int> {
-    co_return co_await upload_one(x, jobs[i].first, dbucket, jobs[i].second, true, nullptr);
-  };
-  int rc = co_await run_parallel(jobs.size(), x.cl.concurrency, fn);
-  if (x.g.json) write_stdout("{\"objects\":" + std::to_string(jobs.size()) + ",\"exit_code\":" + std::to_string(rc) + "}\n");
+  x.errors = nullptr;
+  if (x.g.json) write_stdout(recursive_summary(src, dst, jobs, skipped, errors, rc));
   co_return rc;
 }
 
@@ -822,7 +914,7 @@ awaitable<int> cmd_cat(context& x) {
   if (!u) co_return usage_error(x, u.error().diag.message);
   if (u->key.empty()) co_return usage_error(x, "the URI names no object");
   std::string const out = "-";
-  co_return co_await download_one(x, u->bucket, u->key, out, true);
+  co_return co_await download_one(x, u->bucket, u->key, out, true, nullptr);
 }
 
 awaitable<int> cmd_put(context& x) {
@@ -830,7 +922,7 @@ awaitable<int> cmd_put(context& x) {
   if (!u) co_return usage_error(x, u.error().diag.message);
   if (u->key.empty()) co_return usage_error(x, "the URI names no object");
   std::string const local = x.cl.file.empty() ? std::string("-") : x.cl.file;
-  co_return co_await upload_one(x, local, u->bucket, u->key, false, nullptr);
+  co_return co_await upload_one(x, local, u->bucket, u->key, nullptr);
 }
 
 awaitable<int> cmd_rm(context& x) {
@@ -855,10 +947,10 @@ awaitable<int> cmd_rm(context& x) {
     trace.done(r);
     if (!r) co_return fail(x, r.error(), "DeleteObject", resource_of(u->bucket, u->key));
     if (x.g.json) {
-      std::string s = "{\"deleted\":[";
-      append_json_string(s, u->key);
-      s += "],\"errors\":[]}\n";
-      write_stdout(s);
+      json_writer w;
+      w.begin_object().key("deleted").begin_array().value(u->key).end_array();
+      w.key("errors").begin_array().end_array().end_object();
+      write_stdout(w.line());
     } else {
       write_stdout("delete: " + printable(uri_of(u->bucket, u->key)) + "\n");
     }
@@ -887,24 +979,14 @@ awaitable<int> cmd_rm(context& x) {
     report_error(x.g, e, "DeleteObjects", resource_of(u->bucket, f.key));
   }
   if (x.g.json) {
-    std::string s = "{\"deleted\":[";
-    for (std::size_t i = 0; i < res.deleted.size(); ++i) {
-      if (i) s += ',';
-      append_json_string(s, res.deleted[i]);
-    }
-    s += "],\"errors\":[";
-    for (std::size_t i = 0; i < res.errors.size(); ++i) {
-      if (i) s += ',';
-      s += "{\"key\":";
-      append_json_string(s, res.errors[i].key);
-      s += ",\"code\":";
-      append_json_string(s, res.errors[i].code);
-      s += ",\"message\":";
-      append_json_string(s, res.errors[i].message);
-      s += '}';
-    }
-    s += "]}\n";
-    write_stdout(s);
+    json_writer w;
+    w.begin_object().key("deleted").begin_array();
+    for (auto const& k : res.deleted) w.value(k);
+    w.end_array().key("errors").begin_array();
+    for (auto const& f : res.errors)
+      w.begin_object().field("key", f.key).field("code", f.code).field("message", f.message).end_object();
+    w.end_array().end_object();
+    write_stdout(w.line());
   } else {
     std::string s;
     for (auto const& k : res.deleted) s += "delete: " + printable(uri_of(u->bucket, k)) + "\n";
@@ -927,27 +1009,14 @@ awaitable<int> cmd_stat(context& x) {
   auto const& i = r->info;
   std::string uri = uri_of(u->bucket, u->key);
   if (x.g.json) {
-    std::string s = "{\"uri\":";
-    append_json_string(s, uri);
-    s += ",\"not_modified\":";
-    s += r->not_modified ? "true" : "false";
-    s += ",\"size\":" + std::to_string(i.size) + ",\"etag\":";
-    append_json_string(s, r->not_modified ? std::string_view(s3::normalize_etag(x.cl.if_none_match)) : std::string_view(i.etag));
-    s += ",\"last_modified\":";
-    append_json_string(s, i.last_modified);
-    s += ",\"content_type\":";
-    append_json_string(s, i.content_type);
-    s += ",\"version_id\":";
-    append_json_string(s, i.version_id);
-    s += ",\"metadata\":{";
-    for (std::size_t n = 0; n < i.metadata.size(); ++n) {
-      if (n) s += ',';
-      append_json_string(s, i.metadata[n].first);
-      s += ':';
-      append_json_string(s, i.metadata[n].second);
-    }
-    s += "}}\n";
-    write_stdout(s);
+    json_writer w;
+    w.begin_object().field("uri", uri).field("not_modified", r->not_modified).field("size", i.size);
+    w.field("etag", r->not_modified ? std::string_view(s3::normalize_etag(x.cl.if_none_match)) : std::string_view(i.etag));
+    w.field("last_modified", i.last_modified).field("content_type", i.content_type).field("version_id", i.version_id);
+    w.key("metadata").begin_object();
+    for (auto const& [k, v] : i.metadata) w.field(k, v);
+    w.end_object().end_object();
+    write_stdout(w.line());
   } else if (!r->not_modified) {
     std::string s = "uri:           " + printable(uri) + "\n";
     s += "size:          " + std::to_string(i.size) + "\n";
@@ -987,12 +1056,9 @@ awaitable<int> cmd_presign(context& x) {
     std::fwrite(line.data(), 1, line.size(), stderr);
   }
   if (x.g.json) {
-    std::string s = "{\"url\":";
-    append_json_string(s, *r);
-    s += ",\"method\":";
-    append_json_string(s, x.cl.method);
-    s += ",\"expires\":" + std::to_string(x.cl.expires.count()) + "}\n";
-    write_stdout(s);
+    json_writer w;
+    w.begin_object().field("url", *r).field("method", x.cl.method).field("expires", x.cl.expires.count()).end_object();
+    write_stdout(w.line());
   } else {
     write_stdout(*r + "\n");
   }
@@ -1015,10 +1081,9 @@ awaitable<int> cmd_bucket(context& x, bool create) {
   trace.done(r);
   if (!r) co_return fail(x, r.error(), op, u->bucket);
   if (x.g.json) {
-    std::string s = "{\"bucket\":";
-    append_json_string(s, u->bucket);
-    s += create ? ",\"created\":true}\n" : ",\"removed\":true}\n";
-    write_stdout(s);
+    json_writer w;
+    w.begin_object().field("bucket", u->bucket).field(create ? "created" : "removed", true).end_object();
+    write_stdout(w.line());
   } else {
     write_stdout(std::string(create ? "make_bucket: " : "remove_bucket: ") + u->bucket + "\n");
   }

@@ -83,6 +83,52 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
 }
 
+void json_writer::separate() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (!empty_.empty()) {
+    if (!empty_.back()) out_ += ',';
+    empty_.back() = false;
+  }
+}
+
+json_writer& json_writer::open(char c) {
+  separate();
+  out_ += c;
+  empty_.push_back(true);
+  return *this;
+}
+
+json_writer& json_writer::close(char c) {
+  out_ += c;
+  if (!empty_.empty()) empty_.pop_back();
+  return *this;
+}
+
+json_writer& json_writer::raw(std::string_view token) {
+  separate();
+  out_ += token;
+  return *this;
+}
+
+json_writer& json_writer::key(std::string_view k) {
+  separate();
+  append_json_string(out_, k);
+  out_ += ':';
+  after_key_ = true;
+  return *this;
+}
+
+json_writer& json_writer::value(std::string_view s) {
+  separate();
+  append_json_string(out_, s);
+  return *this;
+}
+
+json_writer& json_writer::value(bool b) { return raw(b ? "true" : "false"); }
+
 std::string printable(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -141,6 +187,16 @@ std::string kind_name(error const& e) {
   return "error";
 }
 
+void write_error_fields(json_writer& w, error const& e) {
+  auto const& d = e.diag;
+  std::string const message = d.message.empty() && d.code.empty() ? e.code.message() : d.message;
+  w.begin_object();
+  w.field("kind", kind_name(e)).field("operation", d.operation).field("resource", d.resource);
+  w.field("status", d.http_status).field("code", d.code).field("message", message);
+  w.field("request_id", d.request_id).field("exit_code", exit_code_for(e));
+  w.end_object();
+}
+
 void report_error(global_options const& g, error e, std::string_view operation, std::string_view resource) {
   auto& d = e.diag;
   if (d.operation.empty()) d.operation = std::string(operation);
@@ -149,21 +205,11 @@ void report_error(global_options const& g, error e, std::string_view operation, 
   if (d.message.empty() && d.code.empty()) d.message = e.code.message();
   std::string line;
   if (g.json) {
-    line = "{\"error\":{\"kind\":";
-    append_json_string(line, kind_name(e));
-    line += ",\"operation\":";
-    append_json_string(line, d.operation);
-    line += ",\"resource\":";
-    append_json_string(line, d.resource);
-    line += ",\"status\":" + std::to_string(d.http_status);
-    line += ",\"code\":";
-    append_json_string(line, d.code);
-    line += ",\"message\":";
-    append_json_string(line, d.message);
-    line += ",\"request_id\":";
-    append_json_string(line, d.request_id);
-    line += ",\"exit_code\":" + std::to_string(exit_code_for(e));
-    line += "}}\n";
+    json_writer w;
+    w.begin_object().key("error");
+    write_error_fields(w, e);
+    w.end_object();
+    line = w.line();
   } else {
     line = "floe: error: " + printable(d.to_string());
     if (e.code.category() == floe_category() && static_cast<errc>(e.code.value()) == errc::unknown_outcome)

@@ -31,13 +31,23 @@ progress::progress(std::string label, std::uint64_t total, bool allowed)
   if (active_) draw(true);
 }
 
+progress::progress(std::string label, unknown_size_t, bool allowed)
+    : label_(std::move(label)), unknown_(true), allowed_(allowed && stderr_is_tty()) {
+  start_ = last_ = std::chrono::steady_clock::now();
+}
+
 progress::~progress() {
   if (active_ && !finished_) finish(false);
 }
 
 void progress::add(std::uint64_t n) {
   done_ += n;
-  if (active_) draw(false);
+  if (active_) {
+    draw(false);
+  } else if (allowed_ && !finished_ && done_ >= threshold) {
+    active_ = true;
+    draw(true);
+  }
 }
 
 void progress::set(std::uint64_t done) {
@@ -55,7 +65,13 @@ void progress::draw(bool force) {
   last_ = now;
   double secs = std::chrono::duration<double>(now - start_).count();
   std::string line = "\r" + label_ + " ";
-  if (done_ > 0 || total_ == 0) {
+  if (unknown_) {
+    // No total to measure against: what went through and how fast.
+    double const rate = static_cast<double>(done_) / (secs > 0.001 ? secs : 0.001);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "  %.1f s", secs);
+    line += " " + human_size(done_) + " read  " + human_size(static_cast<std::uint64_t>(rate)) + "/s" + buf;
+  } else if (done_ > 0 || total_ == 0) {
     constexpr int width = 30;
     auto frac = total_ == 0 ? 1.0 : static_cast<double>(done_) / static_cast<double>(total_);
     if (frac > 1.0) frac = 1.0;
@@ -90,6 +106,16 @@ void progress::draw(bool force) {
   std::fflush(stderr);
 }
 
+void progress::clear() {
+  if (!active_ || finished_) {
+    finished_ = true;
+    return;
+  }
+  finished_ = true;
+  std::fputs("\r\x1b[K", stderr);
+  std::fflush(stderr);
+}
+
 void progress::finish(bool ok) {
   if (!active_ || finished_) return;
   finished_ = true;
@@ -98,8 +124,9 @@ void progress::finish(bool ok) {
   if (ok) {
     char buf[64];
     std::snprintf(buf, sizeof buf, " %.1f s", secs);
-    line += label_ + ": " + human_size(total_) + " in" + buf;
-    if (secs > 0.05) line += " (" + human_size(static_cast<std::uint64_t>(static_cast<double>(total_) / secs)) + "/s)";
+    auto const moved = unknown_ ? done_ : total_;
+    line += label_ + ": " + human_size(moved) + " in" + buf;
+    if (secs > 0.05) line += " (" + human_size(static_cast<std::uint64_t>(static_cast<double>(moved) / secs)) + "/s)";
     line += '\n';
   }
   std::fwrite(line.data(), 1, line.size(), stderr);

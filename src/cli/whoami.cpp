@@ -58,27 +58,17 @@ boost::asio::awaitable<int> cmd_whoami(s3::client& c, command_line const& cl) {
   std::string const expiry = creds->expiry ? credentials::format_iso8601(*creds->expiry) : std::string();
   std::string out;
   if (cl.g.json) {
-    out = "{\"Account\":";
-    append_json_string(out, who->account);
-    out += ",\"Arn\":";
-    append_json_string(out, who->arn);
-    out += ",\"UserId\":";
-    append_json_string(out, who->user_id);
+    json_writer w;
+    w.begin_object().field("Account", who->account).field("Arn", who->arn).field("UserId", who->user_id);
     if (cl.verbose) {
-      out += ",\"AccessKeyId\":";
-      append_json_string(out, credentials::redact_key_id(creds->access_key_id));
-      out += ",\"Source\":";
-      append_json_string(out, creds->source);
-      out += ",\"Provider\":";
-      append_json_string(out, provider.describe());
-      out += ",\"Refreshable\":";
-      out += provider.refreshable() ? "true" : "false";
-      out += ",\"Generation\":" + std::to_string(creds->generation);
-      out += ",\"Expiration\":";
-      if (creds->expiry) append_json_string(out, expiry);
-      else out += "null";
+      w.field("AccessKeyId", credentials::redact_key_id(creds->access_key_id)).field("Source", creds->source);
+      w.field("Provider", provider.describe()).field("Refreshable", provider.refreshable());
+      w.field("Generation", creds->generation).key("Expiration");
+      if (creds->expiry) w.value(expiry);
+      else w.null();
     }
-    out += "}\n";
+    w.end_object();
+    out = w.line();
   } else {
     out = "Account: " + printable(who->account) + "\nArn:     " + printable(who->arn) +
           "\nUserId:  " + printable(who->user_id) + "\n";

@@ -6,8 +6,11 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cstdio>
+#include <set>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 using namespace floe;
@@ -120,4 +123,134 @@ TEST_CASE("log_exchange: one line per attempt; --debug adds headers with secrets
   auto l2 = logged(g, lost);
   CHECK(l2.find("[GetObject #1 resend] GET ") != std::string::npos);
   CHECK(l2.find("-> no reply: ") != std::string::npos);
+}
+
+// ---- the JSON writer -------------------------------------------------------
+
+TEST_CASE("json_writer: commas and nesting; every string (keys too) escaped in one place") {
+  cli::json_writer w;
+  w.begin_object().field("a", 1).field("b", true).key("c").null();
+  w.key("list").begin_array().value("x").begin_object().end_object().begin_array().end_array().value(-2).end_array();
+  w.field("big", std::uint64_t{18446744073709551615ull}).end_object();
+  CHECK(w.str() == R"({"a":1,"b":true,"c":null,"list":["x",{},[],-2],"big":18446744073709551615})");
+  CHECK(w.line() == w.str() + "\n");
+
+  // Control characters (all of 0x00-0x1f and DEL) as escapes, quotes and
+  // backslashes escaped, valid UTF-8 kept as is in keys and values, invalid
+  // bytes as U+FFFD.
+  cli::json_writer e;
+  std::string ctl;
+  for (int c = 0; c < 0x20; ++c) ctl += static_cast<char>(c);
+  ctl += '\x7f';
+  e.begin_object();
+  e.field("ключ\t日本語\x01", std::string_view("q\"b\\s/"));
+  e.field(std::string_view("k\0z", 3), ctl);
+  e.field("\xff\xc3(", "caf\xc3\xa9 \xf0\x9f\x98\x80 \xed\xa0\x80");
+  e.end_object();
+  CHECK(e.str() ==
+        "{\"ключ\\t日本語\\u0001\":\"q\\\"b\\\\s/\","
+        "\"k\\u0000z\":\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r\\u000e\\u000f"
+        "\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e"
+        "\\u001f\\u007f\","
+        "\"\\ufffd\\ufffd(\":\"caf\xc3\xa9 \xf0\x9f\x98\x80 \\ufffd\\ufffd\\ufffd\"}");
+}
+
+TEST_CASE("write_error_fields: one object with every field of the error") {
+  error e(errc::not_found);
+  e.diag.operation = "GetObject";
+  e.diag.resource = "b/k\x01";
+  e.diag.http_status = 404;
+  e.diag.code = "NoSuchKey";
+  e.diag.message = "The specified key does not exist.";
+  e.diag.request_id = "RID";
+  cli::json_writer w;
+  cli::write_error_fields(w, e);
+  CHECK(w.str() ==
+        R"({"kind":"not_found","operation":"GetObject","resource":"b/k\u0001","status":404,"code":"NoSuchKey",)"
+        R"("message":"The specified key does not exist.","request_id":"RID","exit_code":4})");
+}
+
+// ---- help texts agree with the parser ---------------------------------------
+
+namespace {
+
+constexpr std::array<std::string_view, 10> all_verbs{"ls", "cp", "cat", "rm", "stat", "put", "presign", "mb", "rb", "whoami"};
+
+// Every "--name" in `text`.
+std::set<std::string> long_options_in(std::string_view text) {
+  std::set<std::string> out;
+  for (std::size_t i = 0; (i = text.find("--", i)) != std::string_view::npos;) {
+    std::size_t j = i + 2;
+    while (j < text.size() && ((text[j] >= 'a' && text[j] <= 'z') || text[j] == '-')) ++j;
+    if (j > i + 2) out.emplace(text.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// Whether the parser takes `opt` after `verb` (a bad or missing value, a
+// missing argument: still taken; unknown or "does not apply": not).
+bool accepts(std::string_view verb, std::string const& opt) {
+  std::string const arg = opt + "=x";
+  std::vector<std::string_view> argv{verb, arg};
+  auto r = cli::parse_command_line(argv);
+  if (r) return true;
+  auto const& m = r.error().diag.message;
+  return m.find("unknown option") == std::string::npos && m.find("does not apply") == std::string::npos;
+}
+
+std::string_view section(std::string_view text, std::string_view from, std::string_view to) {
+  auto a = text.find(from);
+  if (a == std::string_view::npos) return {};
+  auto b = text.find(to, a);
+  return text.substr(a, b == std::string_view::npos ? std::string_view::npos : b - a);
+}
+
+}  // namespace
+
+TEST_CASE("floe VERB --help names exactly the options the parser accepts for VERB; floe --help each verb's") {
+  // Every option any help text names, and a few the parser must refuse.
+  std::set<std::string> universe{"--nope", "--recursiv", "--if-matches"};
+  auto const overview = cli::help_text("");
+  for (auto const& o : long_options_in(overview)) universe.insert(o);
+  for (auto v : all_verbs) {
+    REQUIRE(cli::is_verb(v));
+    for (auto const& o : long_options_in(cli::help_text(v))) universe.insert(o);
+  }
+  auto const globals = long_options_in(section(overview, "Global options", "\n\n"));
+  for (auto g : {"--endpoint-url", "--region", "--profile", "--path-style", "--ca-bundle", "--no-verify-ssl", "--json",
+                 "--verbose", "--debug", "--help", "--version"})
+    CHECK_MESSAGE(globals.count(g) == 1, g);
+
+  for (auto v : all_verbs) {
+    auto const help = cli::help_text(v);
+    CHECK(help.starts_with("usage: floe " + std::string(v)));
+    auto const named = long_options_in(help);
+    auto const own = long_options_in(section(help, "\nOptions:\n", "\nGlobal options"));
+    // The overview's synopsis line for the verb.
+    auto const at = overview.find("floe " + std::string(v) + (v == "whoami" ? "" : " "));
+    REQUIRE(at != std::string::npos);
+    // (wrapped: continuation lines are indented past the command names)
+    auto end = at;
+    while ((end = overview.find('\n', end + 1)) != std::string::npos && overview.compare(end + 1, 11, std::string(11, ' ')) == 0) {
+    }
+    auto const synopsis = long_options_in(overview.substr(at, end - at));
+    auto const usage = long_options_in(help.substr(0, help.find('\n')));
+    std::set<std::string> expected_own;  // the verb's own options
+    for (auto const& o : universe) {
+      bool const ok = accepts(v, o);
+      CHECK_MESSAGE(ok == (named.count(o) == 1),
+                    "floe " << v << " " << o << (ok ? ": accepted, not in --help" : ": in --help, refused"));
+      if (ok && globals.count(o) == 0) expected_own.insert(o);
+    }
+    if (v == "whoami") expected_own.insert("--verbose");  // global, with more to it here
+    CHECK(own == expected_own);
+    for (auto const& o : expected_own) {
+      CHECK_MESSAGE(usage.count(o) == 1, "floe " << v << " --help: " << o << " missing from the usage line");
+      CHECK_MESSAGE(synopsis.count(o) == 1, "floe --help: " << o << " missing from the line of " << v);
+    }
+  }
+  // The ones the audit found missing.
+  CHECK(long_options_in(cli::help_text("presign")).count("--method") == 1);
+  CHECK(long_options_in(overview.substr(overview.find("floe put "), 200)).count("--if-match") == 1);
 }
