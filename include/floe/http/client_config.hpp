@@ -54,7 +54,9 @@ struct client_config {
   /// Connections per (scheme, host, port); requests beyond wait their turn.
   std::size_t max_connections_per_host = 64;
   /// Limits on every reply: header bytes, bodies read to memory (2xx into
-  /// response::body), and error bodies.
+  /// response::body), and error bodies. A reply over one fails with
+  /// errc::reply_too_large naming the limit, is read no further and is not
+  /// retried.
   std::uint32_t header_limit = 64 * 1024;
   std::uint64_t body_limit = 64ull * 1024 * 1024;
   std::uint64_t error_body_limit = 1024 * 1024;

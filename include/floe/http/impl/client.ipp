@@ -268,6 +268,7 @@ class reply_parser final : public beast::http::basic_parser<false> {
              : target_ == target::memory     ? cfg_.body_limit
                                              : UINT64_MAX;
     if (length && *length > limit_) {
+      too_large();
       ec = make_error_code(errc::reply_too_large);
       return;
     }
@@ -280,6 +281,7 @@ class reply_parser final : public beast::http::basic_parser<false> {
   }
   std::size_t deliver(std::string_view piece, error_code& ec) {
     if (res_.body_bytes + piece.size() > limit_) {
+      too_large();
       ec = make_error_code(errc::reply_too_large);
       return 0;
     }
@@ -314,6 +316,13 @@ class reply_parser final : public beast::http::basic_parser<false> {
     return deliver(body, ec);
   }
   void on_finish_impl(error_code&) override {}
+
+  void too_large() {
+    a_.why = (target_ == target::error_memory ? "the error reply's body (status " + std::to_string(res_.status) +
+                                                    ") exceeds client_config::error_body_limit ("
+                                              : std::string("the reply body exceeds client_config::body_limit (")) +
+             std::to_string(limit_) + " bytes)";
+  }
 
   enum class target : std::uint8_t { memory, error_memory, file, stream };
   response& res_;
@@ -396,7 +405,12 @@ inline asio::awaitable<bool> read_reply(connection& c, request const& req, respo
         c.rbuf_.consume(n);
         if (ec && ec != beast::http::error::need_more) {
           a.ec = ec;
-          if (ec.category() != floe_category() && ec.category() != boost::system::system_category()) {
+          if (ec == beast::http::error::header_limit) {
+            // Deterministic: the same reply would come again, so no retry.
+            a.ec = errc::reply_too_large;
+            a.why = "the reply head exceeds client_config::header_limit (" + std::to_string(cfg.header_limit) +
+                    " bytes)";
+          } else if (ec.category() != floe_category() && ec.category() != boost::system::system_category()) {
             a.why = "malformed reply: " + ec.message();
             a.ec = errc::malformed_reply;
           }
@@ -874,6 +888,14 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
         ++cl.stats_.stale_resends;
         resending = true;
         continue;
+      }
+      if (a.ec && reused && !a.reply_started && detail::is_stale_connection_error(a.ec) && a.why.empty()) {
+        // Whether the server acted on the request before closing is unknown.
+        a.why = "the server closed the reused connection without replying; not resent: ";
+        a.why += traits.conditional_write                              ? "a conditional write is never resent"
+                 : !traits.idempotent                                  ? "the request is not idempotent"
+                 : (a.body_consumed && !traits.replayable_body)        ? "its body cannot be replayed"
+                                                                       : "max_stale_resends reached";
       }
     }
 

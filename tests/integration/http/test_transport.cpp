@@ -1,0 +1,590 @@
+// http::client against in-process loopback servers that misbehave in one
+// exact way each (tests/support/scripted_server.hpp): SNI, the TLS opt-out
+// warning, pool idle expiry, the connect timeout, reply size limits, the
+// 100-continue fallback, and no transparent resend of a non-idempotent
+// request.
+#include "scripted_server.hpp"
+
+#include <floe/http/client.hpp>
+#include <floe/http/tls.hpp>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+using floe::errc;
+using floe::http::body_source;
+using floe::http::client;
+using floe::http::client_config;
+using floe::http::endpoint;
+using floe::http::request;
+using floe::http::response;
+using floe::test::scripted_connection;
+using floe::test::scripted_server;
+using floe::test::tls_files;
+using steady = std::chrono::steady_clock;
+
+namespace {
+
+client_config test_config() {
+  client_config cfg;
+  cfg.proxy = {};
+  cfg.retry.base_delay = 1ms;
+  cfg.idle_timeout = 5s;
+  cfg.connect_timeout = 5s;
+  return cfg;
+}
+
+template <class T>
+T finish(asio::io_context& io, std::future<T>& f, std::chrono::seconds limit = 30s) {
+  auto const deadline = steady::now() + limit;
+  while (f.wait_for(0s) != std::future_status::ready) {
+    REQUIRE_MESSAGE(steady::now() < deadline, "operation did not complete in time");
+    if (io.stopped()) io.restart();
+    io.run_one_for(50ms);
+  }
+  return f.get();
+}
+
+floe::error send(asio::io_context& io, client& c, endpoint const& ep, request& req, response& res) {
+  auto f = c.async_send(ep, req, res, asio::use_future);
+  return finish(io, f);
+}
+
+request make(std::string method, std::string target) {
+  request r;
+  r.method = std::move(method);
+  r.target = std::move(target);
+  return r;
+}
+
+// Polls `cond` until true or `limit` passes.
+template <class F>
+bool eventually(F cond, std::chrono::milliseconds limit = 10s) {
+  auto const deadline = steady::now() + limit;
+  while (!cond()) {
+    if (steady::now() >= deadline) return false;
+    std::this_thread::sleep_for(10ms);
+  }
+  return true;
+}
+
+// A well-behaved keep-alive server: each request answered 200 with body
+// "ok <method> <target>" (its body read and discarded); counts requests by
+// "METHOD target" and connections the client closed.
+scripted_server::script echo_script() {
+  return [](scripted_connection& c) {
+    for (;;) {
+      auto head = c.read_head();
+      if (head.empty()) {
+        c.count("client closed");
+        return;
+      }
+      c.read_exact(scripted_connection::content_length(head));
+      auto const line = head.substr(0, head.find(" HTTP/"));
+      c.count(line);
+      if (!c.reply(200, "ok " + line)) return;
+    }
+  };
+}
+
+// A throw-away CA and a server certificate for 127.0.0.1 and localhost
+// (the test proxy's generator, tests/support/proxy/certs.py).
+struct test_certs {
+  std::string dir, ca, cert, key;
+  static test_certs const& get() {
+    static test_certs const c = make();
+    return c;
+  }
+
+ private:
+  static test_certs make() {
+    char const* root = std::getenv("FLOE_SOURCE_ROOT");
+    REQUIRE_MESSAGE(root, "FLOE_SOURCE_ROOT is not set: run this test through meson (scripts/test)");
+    char tmpl[] = "/tmp/floe-transport-test-XXXXXX";
+    REQUIRE(::mkdtemp(tmpl));
+    test_certs c;
+    c.dir = tmpl;
+    std::string const cmd = std::string("python3 '") + root + "/tests/support/proxy' certs '" + c.dir + "' >/dev/null";
+    REQUIRE_MESSAGE(std::system(cmd.c_str()) == 0,
+                    "cannot make test certificates (needs python3 and the openssl CLI: apt-get install openssl): " << cmd);
+    c.ca = c.dir + "/ca.pem";
+    c.cert = c.dir + "/server.pem";
+    c.key = c.dir + "/server.key";
+    return c;
+  }
+};
+
+// Captures what this process writes to file descriptor 2 while alive.
+class stderr_capture {
+ public:
+  stderr_capture() {
+    char tmpl[] = "/tmp/floe-stderr-XXXXXX";
+    fd_ = ::mkstemp(tmpl);
+    REQUIRE(fd_ >= 0);
+    path_ = tmpl;
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    REQUIRE(saved_ >= 0);
+    REQUIRE(::dup2(fd_, 2) == 2);
+  }
+  std::string stop() {
+    if (saved_ >= 0) {
+      std::fflush(stderr);
+      ::dup2(saved_, 2);
+      ::close(saved_);
+      saved_ = -1;
+      ::close(fd_);
+    }
+    std::ifstream in(path_);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::filesystem::remove(path_);
+    return ss.str();
+  }
+  ~stderr_capture() { stop(); }
+  stderr_capture(stderr_capture const&) = delete;
+  stderr_capture& operator=(stderr_capture const&) = delete;
+
+ private:
+  int fd_ = -1;
+  int saved_ = -1;
+  std::string path_;
+};
+
+}  // namespace
+
+TEST_CASE("TLS: a host name goes out as SNI (and is verified); an IP literal sends no SNI (RFC 6066)") {
+  auto const& certs = test_certs::get();
+  scripted_server srv(echo_script(), tls_files{certs.cert, certs.key});
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.tls.ca_file = certs.ca;
+  client c(io.get_executor(), cfg);
+
+  endpoint const by_name{true, "localhost", srv.port()};  // /etc/hosts: 127.0.0.1
+  auto req = make("GET", "/named");
+  response res;
+  auto e = send(io, c, by_name, req, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body == "ok GET /named");
+
+  endpoint const by_ip{true, "127.0.0.1", srv.port()};
+  auto req2 = make("GET", "/by-ip");
+  e = send(io, c, by_ip, req2, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body == "ok GET /by-ip");
+
+  auto const names = srv.server_names();
+  REQUIRE(names.size() == 2);
+  CHECK(names[0] == "localhost");
+  CHECK_MESSAGE(names[1].empty(), names[1]);
+  CHECK(c.stats().connections_opened == 2);  // separate pools: (https, localhost) and (https, 127.0.0.1)
+}
+
+TEST_CASE("TLS opt-out: verify_peer = false writes a warning to stderr, and only then") {
+  {
+    stderr_capture cap;
+    floe::http::tls_config on;
+    on.use_env_ca_bundle = false;
+    auto ctx = floe::http::make_tls_context(on);
+    auto const out = cap.stop();
+    REQUIRE(ctx.has_value());
+    CHECK_MESSAGE(out.empty(), out);
+  }
+  {
+    stderr_capture cap;
+    floe::http::tls_config off;
+    off.verify_peer = false;
+    auto ctx = floe::http::make_tls_context(off);
+    auto const out = cap.stop();
+    REQUIRE(ctx.has_value());
+    CHECK_MESSAGE(out.find("floe: warning: TLS peer verification is DISABLED") != std::string::npos, out);
+  }
+  // Through a client: an untrusted certificate is accepted, with the warning.
+  auto const& certs = test_certs::get();
+  scripted_server srv(echo_script(), tls_files{certs.cert, certs.key});
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.tls.verify_peer = false;
+  cfg.tls.use_env_ca_bundle = false;  // no CA knows the test certificate
+  client c(io.get_executor(), cfg);
+  endpoint const ep{true, "127.0.0.1", srv.port()};
+  auto req = make("GET", "/unverified");
+  response res;
+  stderr_capture cap;
+  auto e = send(io, c, ep, req, res);
+  auto const out = cap.stop();
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body == "ok GET /unverified");
+  CHECK_MESSAGE(out.find("TLS peer verification is DISABLED") != std::string::npos, out);
+}
+
+TEST_CASE("pool idle expiry: a connection idle longer than pool_idle_timeout is closed, not reused; a shorter idle reuses it") {
+  scripted_server srv(echo_script());
+  endpoint const ep{false, "127.0.0.1", srv.port()};
+  asio::io_context io;
+  auto short_cfg = test_config();
+  short_cfg.pool_idle_timeout = 300ms;
+  auto long_cfg = test_config();
+  long_cfg.pool_idle_timeout = 60s;
+  client expiring(io.get_executor(), short_cfg);
+  client keeping(io.get_executor(), long_cfg);
+
+  for (client* c : {&expiring, &keeping}) {
+    auto req = make("GET", "/first");
+    response res;
+    auto e = send(io, *c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(c->idle_connections(ep) == 1);
+  }
+  REQUIRE(srv.connections() == 2);
+  // Both connections now sit idle for the same time: past the short expiry,
+  // well inside the long one.
+  std::this_thread::sleep_for(900ms);
+  for (client* c : {&expiring, &keeping}) {
+    auto req = make("GET", "/second");
+    response res;
+    auto e = send(io, *c, ep, req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.body == "ok GET /second");
+  }
+  CHECK(expiring.stats().connections_opened == 2);
+  CHECK(keeping.stats().connections_opened == 1);
+  CHECK(srv.connections() == 3);
+  // The expired connection was closed by the client, not just left behind.
+  CHECK(eventually([&] { return srv.counter("client closed") == 1; }));
+  CHECK(expiring.idle_connections(ep) == 1);
+  CHECK(keeping.idle_connections(ep) == 1);
+}
+
+TEST_CASE("connect timeout: a TCP connect that gets no answer fails with errc::timeout saying so") {
+  // A listener that never accepts, its accept queue filled first: further
+  // SYNs are dropped, so a connect neither succeeds nor is refused.
+  int const lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(lfd >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  REQUIRE(::listen(lfd, 0) == 0);
+  socklen_t len = sizeof a;
+  ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
+  auto const port = ntohs(a.sin_port);
+  std::vector<int> fillers;
+  bool full = false;
+  for (int i = 0; i < 64 && !full; ++i) {
+    int const s = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    REQUIRE(s >= 0);
+    fillers.push_back(s);
+    int const r = ::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    if (r == 0) continue;
+    REQUIRE(errno == EINPROGRESS);
+    pollfd p{s, POLLOUT, 0};
+    full = ::poll(&p, 1, 500) == 0;  // still pending: the queue is full
+  }
+  REQUIRE_MESSAGE(full, "could not fill the listener's accept queue");
+
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.connect_timeout = 700ms;
+  cfg.retry.max_attempts = 1;
+  client c(io.get_executor(), cfg);
+  endpoint const ep{false, "127.0.0.1", port};
+  auto req = make("GET", "/never");
+  response res;
+  auto const t0 = steady::now();
+  auto e = send(io, c, ep, req, res);
+  auto const took = steady::now() - t0;
+  for (int s : fillers) ::close(s);
+  ::close(lfd);
+  CHECK_MESSAGE(e.code == errc::timeout, e.what());
+  CHECK_MESSAGE(e.diag.message.find("connecting to 127.0.0.1:" + std::to_string(port) + " timed out") !=
+                    std::string::npos,
+                e.what());
+  CHECK(took >= 600ms);
+  CHECK(took < 15s);
+  CHECK(c.stats().connections_opened == 0);
+}
+
+TEST_CASE("connect timeout covers the TLS handshake: a server that never answers the ClientHello") {
+  scripted_server srv([](scripted_connection& c) { c.wait_closed(30s); });  // plain TCP: reads, never writes
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.connect_timeout = 700ms;
+  cfg.idle_timeout = 60s;
+  cfg.retry.max_attempts = 1;
+  cfg.tls.use_env_ca_bundle = false;
+  client c(io.get_executor(), cfg);
+  endpoint const ep{true, "127.0.0.1", srv.port()};
+  auto req = make("GET", "/never");
+  response res;
+  auto const t0 = steady::now();
+  auto e = send(io, c, ep, req, res);
+  auto const took = steady::now() - t0;
+  CHECK_MESSAGE(e.code == errc::timeout, e.what());
+  CHECK_MESSAGE(e.diag.message.find("TLS handshake with 127.0.0.1:" + std::to_string(srv.port()) + " timed out") !=
+                    std::string::npos,
+                e.what());
+  CHECK(took >= 600ms);
+  CHECK(took < 15s);
+}
+
+TEST_CASE("header_limit: a reply head over the limit is reply_too_large, read no further and not retried") {
+  scripted_server big([](scripted_connection& c) {
+    while (!c.read_head().empty()) {
+      c.count("requests");
+      std::string const filler(20000, 'h');
+      if (!c.write("HTTP/1.1 200 OK\r\nX-Filler: " + filler + "\r\nContent-Length: 2\r\n\r\nok")) return;
+    }
+  });
+  asio::io_context io;
+  {
+    auto cfg = test_config();
+    cfg.header_limit = 8 * 1024;
+    client c(io.get_executor(), cfg);
+    endpoint const ep{false, "127.0.0.1", big.port()};
+    auto req = make("GET", "/big-head");
+    response res;
+    auto e = send(io, c, ep, req, res);
+    CHECK_MESSAGE(e.code == errc::reply_too_large, e.what());
+    CHECK_MESSAGE(e.diag.message.find("header_limit (8192 bytes)") != std::string::npos, e.what());
+    CHECK(big.counter("requests") == 1);
+    CHECK(c.idle_connections(ep) == 0);
+    // Within the limit the same reply is fine.
+    cfg.header_limit = 64 * 1024;
+    client roomy(io.get_executor(), cfg);
+    auto ok = make("GET", "/big-head");
+    e = send(io, roomy, ep, ok, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.body == "ok");
+  }
+  // A head that never ends: the client stops at the limit (no unbounded read).
+  scripted_server endless([](scripted_connection& c) {
+    if (c.read_head().empty()) return;
+    if (!c.write("HTTP/1.1 200 OK\r\n")) return;
+    std::string const line = "X-More: " + std::string(1000, 'm') + "\r\n";
+    while (c.write(line)) {
+    }
+  });
+  auto cfg = test_config();
+  client c(io.get_executor(), cfg);
+  endpoint const ep{false, "127.0.0.1", endless.port()};
+  auto req = make("GET", "/endless-head");
+  response res;
+  auto e = send(io, c, ep, req, res);
+  CHECK_MESSAGE(e.code == errc::reply_too_large, e.what());
+  CHECK(endless.connections() == 1);
+}
+
+TEST_CASE("body limits: chunked and close-delimited bodies over body_limit, error bodies over error_body_limit") {
+  // Path picks the reply: /chunked (5 chunks of 1000), /endless (no length,
+  // bytes until the client goes), /error-length (500, Content-Length 5000),
+  // /error-chunked (404, chunked 5 x 1000), /small-error (404, 10 bytes).
+  scripted_server srv([](scripted_connection& c) {
+    for (;;) {
+      auto head = c.read_head();
+      if (head.empty()) return;
+      auto const target = head.substr(4, head.find(" HTTP/") - 4);
+      c.count(target);
+      std::string const k(1000, 'k');
+      auto chunked = [&](unsigned status) {
+        std::string r = "HTTP/1.1 " + std::to_string(status) + " X\r\nTransfer-Encoding: chunked\r\n\r\n";
+        for (int i = 0; i < 5; ++i) r += "3e8\r\n" + k + "\r\n";
+        r += "0\r\n\r\n";
+        return c.write(r);
+      };
+      bool ok = true;
+      if (target == "/chunked") {
+        ok = chunked(200);
+      } else if (target == "/error-chunked") {
+        ok = chunked(404);
+      } else if (target == "/error-length") {
+        ok = c.reply(500, std::string(5000, 'e'));
+      } else if (target == "/small-error") {
+        ok = c.reply(404, "small body");
+      } else if (target == "/endless") {
+        if (!c.write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")) return;
+        while (c.write(k)) {
+        }
+        return;
+      }
+      if (!ok) return;
+    }
+  });
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.body_limit = 2000;
+  cfg.error_body_limit = 1500;
+  client c(io.get_executor(), cfg);
+  endpoint const ep{false, "127.0.0.1", srv.port()};
+  auto expect_too_large = [&](char const* target, char const* limit_name) {
+    std::string const what = target;
+    CAPTURE(what);
+    auto req = make("GET", target);
+    response res;
+    auto e = send(io, c, ep, req, res);
+    CHECK_MESSAGE(e.code == errc::reply_too_large, e.what());
+    CHECK_MESSAGE(e.diag.message.find(limit_name) != std::string::npos, e.what());
+    CHECK(res.body.size() <= 2000);
+    CHECK(srv.counter(target) == 1);  // never retried
+  };
+  expect_too_large("/chunked", "body_limit (2000 bytes)");
+  expect_too_large("/endless", "body_limit (2000 bytes)");
+  expect_too_large("/error-length", "error_body_limit (1500 bytes)");
+  expect_too_large("/error-chunked", "error_body_limit (1500 bytes)");
+  auto req = make("GET", "/small-error");
+  response res;
+  auto e = send(io, c, ep, req, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 404);
+  CHECK(res.body == "small body");
+}
+
+namespace {
+
+// Never sends 100 Continue: reads the head, then waits for the body the
+// client must send anyway, and answers with what it got.
+scripted_server::script silent_continue_script() {
+  return [](scripted_connection& c) {
+    for (;;) {
+      auto head = c.read_head();
+      if (head.empty()) return;
+      if (scripted_connection::header(head, "Expect") == "100-continue") c.count("expect");
+      auto const body = c.read_exact(scripted_connection::content_length(head));
+      if (!c.reply(200, "got " + std::to_string(body.size()) + ": " + body.substr(0, 8))) return;
+    }
+  };
+}
+
+void check_continue_fallback(scripted_server& srv, bool tls, std::string const& ca) {
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.continue_timeout = 400ms;
+  cfg.idle_timeout = 60s;  // only the continue timeout may end the wait
+  if (tls) cfg.tls.ca_file = ca;
+  client c(io.get_executor(), cfg);
+  endpoint const ep{tls, "127.0.0.1", srv.port()};
+  std::size_t consumed = 0;
+  auto req = make("PUT", "/no-continue");
+  req.body = body_source::stream(
+      [&consumed](std::span<char> dst, boost::system::error_code&) {
+        auto const n = std::min<std::size_t>(dst.size(), 3000 - consumed);
+        std::fill_n(dst.data(), n, 'b');
+        consumed += n;
+        return n;
+      },
+      3000);
+  response res;
+  auto const t0 = steady::now();
+  auto e = send(io, c, ep, req, res);
+  auto const took = steady::now() - t0;
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body == "got 3000: bbbbbbbb");
+  CHECK(consumed == 3000);
+  CHECK(srv.counter("expect") == 1);
+  CHECK(res.attempts == 1);
+  CHECK(took >= 300ms);
+  CHECK(took < 20s);  // the 60 s idle timeout did not have to fire
+  // The connection stays usable after the fallback.
+  auto again = make("GET", "/after");
+  e = send(io, c, ep, again, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(c.stats().connections_opened == 1);
+}
+
+}  // namespace
+
+TEST_CASE("Expect: 100-continue with no answer: the body goes after continue_timeout and the request succeeds") {
+  SUBCASE("plain") {
+      scripted_server srv(silent_continue_script());
+    check_continue_fallback(srv, false, {});
+  }
+  SUBCASE("TLS") {
+    auto const& certs = test_certs::get();
+      scripted_server srv(silent_continue_script(), tls_files{certs.cert, certs.key});
+    check_continue_fallback(srv, true, certs.ca);
+  }
+}
+
+namespace {
+
+// Answers the first request on a connection; reads the second whole, counts
+// it, and closes without a reply (a keep-alive close racing a request).
+// Later connections answer everything.
+scripted_server::script close_on_second_script() {
+  return [](scripted_connection& c) {
+    for (unsigned n = 1;; ++n) {
+      auto head = c.read_head();
+      if (head.empty()) return;
+      c.read_exact(scripted_connection::content_length(head));
+      auto const line = head.substr(0, head.find(" HTTP/"));
+      c.count(line);
+      if (c.index() == 1 && n == 2) return;  // closed by the server, no reply
+      if (!c.reply(200, "ok " + line)) return;
+    }
+  };
+}
+
+}  // namespace
+
+TEST_CASE("a request meeting a connection the server closed: a non-idempotent POST is not resent; a GET is") {
+  asio::io_context io;
+  SUBCASE("POST, not idempotent: an error, received once") {
+      scripted_server srv(close_on_second_script());
+    client c(io.get_executor(), test_config());
+    endpoint const ep{false, "127.0.0.1", srv.port()};
+    auto first = make("GET", "/warm");
+    response res;
+    auto e = send(io, c, ep, first, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    auto post = make("POST", "/queue");
+    post.traits.idempotent = false;
+    post.body = body_source::memory("message");
+    e = send(io, c, ep, post, res);
+    REQUIRE(e.code);
+    MESSAGE(e.what());
+    CHECK(e.code != errc::timeout);
+    CHECK_MESSAGE(e.diag.message.find("not resent: the request is not idempotent") != std::string::npos, e.what());
+    CHECK(srv.counter("POST /queue") == 1);
+    CHECK(srv.connections() == 1);
+    CHECK(c.stats().stale_resends == 0);
+    CHECK(c.stats().attempts == 2);
+  }
+  SUBCASE("GET, idempotent: resent on a new connection, answered") {
+      scripted_server srv(close_on_second_script());
+    client c(io.get_executor(), test_config());
+    endpoint const ep{false, "127.0.0.1", srv.port()};
+    auto first = make("GET", "/warm");
+    response res;
+    auto e = send(io, c, ep, first, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    auto get = make("GET", "/item");
+    e = send(io, c, ep, get, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.body == "ok GET /item");
+    CHECK(res.attempts == 1);
+    CHECK(srv.counter("GET /item") == 2);
+    CHECK(srv.connections() == 2);
+    CHECK(c.stats().stale_resends == 1);
+  }
+}
