@@ -18,8 +18,11 @@
 //   errors never invalidate. Unproductive forced fetches back off
 //   (escalating, jittered); meanwhile invalidate() is declined and the set
 //   stays in use (see refresh/policy.hpp), so a real denial does not turn
-//   into an STS storm. confirm(g) reports that a request rejected with an
-//   older generation succeeded with g: the back-off resets.
+//   into an STS storm. confirm(g) reports that the very request that was
+//   rejected with an older generation succeeded on its retry with g: if g
+//   came from a forced fetch, it cured a 403 and the back-off resets. That
+//   is the only reset (other requests succeeding with g, or g serving long,
+//   say nothing about the denial that forced it).
 // - No timers: refreshes are started by requests (async_get / get), so an
 //   idle cache costs nothing and time can be driven by a test clock.
 //
@@ -106,7 +109,9 @@ class refreshing_provider final : public provider, public std::enable_shared_fro
   bool refreshable() const noexcept override { return true; }
   FLOE_DECL std::string describe() const override;
 
-  /// A request rejected with an older generation succeeded with `generation`.
+  /// The very request that was rejected with an older generation succeeded
+  /// on its one retry with `generation` (the S3 client calls this; never for
+  /// other requests' successes).
   FLOE_DECL void confirm(std::uint64_t generation) noexcept override;
 
   /// Whether an invalidation now would be declined (forced back-off in

@@ -35,10 +35,13 @@
 //   allowed only after an escalating back-off with jitter. While that
 //   back-off is in force, invalidate() is declined: the set stays in use and
 //   the caller should fail the request at once with a clear error (a real
-//   denial must not become an STS storm). The escalation resets when a
-//   forced set cures a 403 (on_cured), serves until its scheduled refresh
-//   without being rejected, or is rejected only after serving
-//   params::proven_after.
+//   denial must not become an STS storm). The escalation resets ONLY when a
+//   forced set cures a 403: on_cured(g), which the caller reports when the
+//   very request that was rejected succeeds on its one retry with g. Other
+//   requests succeeding with g, g serving a long time, or g lasting until
+//   its scheduled refresh reset nothing: with a real denial on one path,
+//   every other path keeps succeeding, and none of that says the refresh
+//   cured anything.
 
 #include <floe/config.hpp>
 
@@ -74,11 +77,6 @@ struct params {
   backoff_params failure{std::chrono::milliseconds(1000), std::chrono::milliseconds(60'000)};
   /// After an unproductive forced fetch.
   backoff_params forced{std::chrono::milliseconds(5000), std::chrono::milliseconds(300'000)};
-  /// A forced set rejected only after serving this long is taken to have
-  /// cured what it was fetched for (the rejection is a new event, not the
-  /// same denial): the forced back-off resets instead of escalating. Zero:
-  /// only on_cured and a scheduled refresh reset it.
-  std::chrono::seconds proven_after{300};
 };
 
 /// Why a fetch was started.
@@ -176,9 +174,11 @@ class state {
   /// Fetch `fetch_id` failed.
   FLOE_DECL fetch_outcome on_fetch_failure(std::uint64_t fetch_id, time_point now, double random01) noexcept;
 
-  /// A request rejected with an older generation succeeded when retried
-  /// with `generation`: if that set came from a forced fetch, the forced
-  /// back-off resets.
+  /// The very request that was rejected as stale with an older generation
+  /// succeeded on its retry with `generation`. If that set came from a
+  /// forced fetch (the one in use, or the last forced one when a scheduled
+  /// set has replaced it since), it cured a 403: the forced back-off resets.
+  /// The only way the back-off resets.
   FLOE_DECL void on_cured(std::uint64_t generation) noexcept;
 
   /// What to do with a request that waits for fetch `fetch_id`, now.
@@ -218,6 +218,8 @@ class state {
   std::uint64_t want_ = 0;           // a waiter needs this fetch id (chains fetches)
   std::uint64_t highest_bad_ = 0;    // generations up to this one were invalidated
   std::uint64_t last_generation_ = 0;
+  std::uint64_t last_forced_generation_ = 0;  // the newest set a forced fetch brought
+  bool last_forced_cured_ = false;
 };
 
 }  // namespace floe::refresh

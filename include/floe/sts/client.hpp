@@ -4,14 +4,16 @@
 // its own connection pool and retry quota: an STS outage never drains the
 // quota of the S3 client, and the reverse).
 //
-// Retries: transport failures, 5xx and throttling are retried by the HTTP
-// layer (standard mode, this client's quota). IDPCommunicationError and
-// InvalidIdentityToken (an OIDC provider whose keys have not propagated yet)
-// are tried again up to `max_attempts` in all, after a jittered back-off,
-// building the request again each time (the web identity token is read
-// again from its file). ExpiredTokenException (the token itself expired)
-// and AccessDenied are never retried. A failure of a credential fetch is
-// never classified stale_credentials: it must not invalidate anything.
+// Retries: transport failures and 5xx are retried by the HTTP layer
+// (standard mode, this client's quota). IDPCommunicationError, throttling
+// (Throttling*, RequestLimitExceeded, ...) and InvalidIdentityToken (an
+// OIDC provider whose keys have not propagated yet) are not resent as they
+// are: they are tried again up to `max_attempts` in all, after a jittered
+// back-off, building the request again each time (the web identity token is
+// read again from its file), each retry charged to this client's quota.
+// ExpiredTokenException (the token itself expired) and AccessDenied are
+// never retried. A failure of a credential fetch is never classified
+// stale_credentials: it must not invalidate anything.
 //
 // Threading: like http::client, a client runs on its executor; use it from
 // one thread or a strand. Lifetimes: the client must outlive its operations;
@@ -46,8 +48,9 @@ struct client_config {
   /// Environment lookup (region, endpoint overrides); null: the process environment.
   credentials::env_lookup env;
   http::client_config http;
-  /// Tries in all for the codes of is_retryable_sts_code (the HTTP layer's
-  /// own retries of 5xx and throttling come on top, inside each try).
+  /// Tries in all for the codes of is_retryable_sts_code, each built again
+  /// (the HTTP layer's own retries of transport errors and 5xx come on top,
+  /// inside each try; it never resends those codes itself).
   unsigned max_attempts = 3;
   /// Back-off between those tries: random01 x min(2^n x base, cap).
   std::chrono::milliseconds retry_base{500};

@@ -14,7 +14,10 @@
 #include <floe/credentials/web_identity.hpp>
 #include <floe/s3/client.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -28,6 +31,7 @@
 #include <fstream>
 #include <future>
 #include <map>
+#include <mutex>
 #include <thread>
 
 namespace asio = boost::asio;
@@ -97,7 +101,8 @@ struct world {
   std::shared_ptr<floe::credentials::refreshing_provider> provider;
   std::unique_ptr<floe::s3::client> s3;
 
-  explicit world(floe::refresh::params policy = {}, floe::sts::client_config sts_cfg = {}) {
+  using s3_tweak = std::function<void(floe::s3::client_config&)>;
+  explicit world(floe::refresh::params policy = {}, floe::sts::client_config sts_cfg = {}, s3_tweak tweak = {}) {
     srv.control.reset();
     srv.control.call("POST", "/verify", R"({"enabled": true})");
     write_file(token_file, "token-A");
@@ -127,6 +132,7 @@ struct world {
     sc.addressing.region = "us-east-1";
     sc.addressing.style = floe::s3::addressing_style::path;
     sc.credentials = provider;
+    if (tweak) tweak(sc);
     auto c = floe::s3::client::create(io.get_executor(), sc);
     REQUIRE(c.has_value());
     s3 = std::move(*c);
@@ -179,6 +185,32 @@ struct world {
     });
     REQUIRE_MESSAGE(made.has_value(), (made ? std::string() : made.error().what()));
   }
+  // Runs `f` on the io thread (quotas live on their client's executor).
+  template <class F>
+  void on_io(F f) {
+    run([&]() -> asio::awaitable<void> {
+      f();
+      co_return;
+    });
+  }
+  void put_objects(std::string const& bucket, int n) {
+    auto made = run([&]() -> asio::awaitable<floe::result<void>> {
+      for (int i = 0; i < n; ++i) {
+        std::string const key = "k" + std::to_string(i);
+        std::string const body = "hello";
+        auto src = floe::http::body_source::memory(body);
+        auto p = co_await s3->async_put_object(bucket, key, src, asio::use_awaitable);
+        if (!p) co_return p.error();
+      }
+      co_return floe::result<void>();
+    });
+    REQUIRE_MESSAGE(made.has_value(), (made ? std::string() : made.error().what()));
+  }
+  floe::result<floe::credentials::credentials> creds() {
+    return run([&]() -> asio::awaitable<floe::result<floe::credentials::credentials>> {
+      co_return co_await provider->async_get(asio::use_awaitable);
+    });
+  }
   std::int64_t sts_calls() {
     auto s = srv.control.call("GET", "/stats");
     auto at = s.find("\"sts\"");
@@ -216,17 +248,79 @@ struct world {
 
 constexpr char const* hold_sts = R"({"match": {"service": "sts"}, "action": {"type": "hold"}})";
 
+// Per request (each has its own object key, so its own target): the status
+// of every attempt, from the S3 client's per-attempt observer.
+struct attempt_log {
+  std::mutex mu;
+  std::map<std::string, std::vector<unsigned>> statuses;  // target -> status per attempt
+  unsigned beyond_first = 0;                              // attempts numbered > 1 (HTTP-layer retries)
+  void install(floe::s3::client_config& c) {
+    c.http.observer = [this](floe::http::exchange_view const& v) {
+      std::lock_guard lk(mu);
+      statuses[std::string(v.target)].push_back(v.status);
+      if (v.attempt > 1) ++beyond_first;
+    };
+  }
+  unsigned count(std::string const& target, unsigned status) {
+    std::lock_guard lk(mu);
+    unsigned n = 0;
+    for (auto s : statuses[target]) n += s == status ? 1u : 0u;
+    return n;
+  }
+};
+
+// An STS error reply as AWS sends it (query protocol; codes, statuses and
+// messages from the STS API reference, AssumeRoleWithWebIdentity "Errors").
+std::string sts_error_rule(std::string const& match, unsigned status, std::string const& code,
+                           std::string const& message, std::string const& trigger = R"({"every": true})") {
+  std::string const body = "<ErrorResponse xmlns=\\\"https://sts.amazonaws.com/doc/2011-06-15/\\\">\\n  <Error>\\n"
+                           "    <Type>Sender</Type>\\n    <Code>" + code + "</Code>\\n    <Message>" + message +
+                           "</Message>\\n  </Error>\\n  <RequestId>c6104cbe-af31-11e0-8154-cbc7ccf896c7</RequestId>\\n"
+                           "</ErrorResponse>\\n";
+  return R"({"match": )" + match + R"(, "trigger": )" + trigger + R"(, "action": {"type": "reply", "status": )" +
+         std::to_string(status) +
+         R"(, "headers": {"Content-Type": "text/xml", "x-amzn-RequestId": "c6104cbe-af31-11e0-8154-cbc7ccf896c7"}, "body": ")" +
+         body + R"("}})";
+}
+
+constexpr char const* idp_message =
+    "The request could not be fulfilled because the identity provider (IDP) that was asked to verify the incoming "
+    "identity token could not be reached. Try the request again.";
+constexpr char const* invalid_token_message =
+    "The web identity token that was passed could not be validated by Amazon Web Services. Get a new identity token "
+    "from the identity provider and then retry the request.";
+constexpr char const* expired_token_message =
+    "The web identity token that was passed is expired or is not valid. Get a new identity token from the identity "
+    "provider and then retry the request.";
+
+std::string sts_token_match(std::string const& token) {
+  return R"({"service": "sts", "body": "WebIdentityToken=)" + token + R"x((&|$)"})x";
+}
+
 }  // namespace
 
-TEST_CASE("story: 32 requests in flight, keys revoked, one extra STS call heals all of them") {
-  world w;
+TEST_CASE("story: 32 requests in flight, keys revoked after N forwarded, one extra STS call heals all of them") {
+  attempt_log log;
+  world w({}, {}, [&log](floe::s3::client_config& c) { log.install(c); });
   std::string const bucket = "cred-story";
   w.make_bucket(bucket, "k");
+  w.put_objects(bucket, 32);  // one object per request: the observer tells the requests apart
   CHECK(w.sts_calls() == 1);
+  auto const first_set = w.creds();
+  REQUIRE(first_set.has_value());
   auto const quota_before = w.s3->http().quota().available();
+  {
+    std::lock_guard lk(log.mu);
+    CHECK(log.statuses.size() == 34);  // the bucket, "k" and k0..k31 created
+    log.statuses.clear();
+  }
 
   int const hold = w.srv.control.add_rule(hold_sts);
-  w.srv.control.call("POST", "/revoke", R"({"access_keys": "all-issued"})");
+  // The proxy revokes every key issued so far when it forwards the 8th
+  // request of the 32: the 8 succeed, every later one meets a revoked key.
+  constexpr int forwarded_before_revocation = 8;
+  w.srv.control.call("POST", "/revoke",
+                     R"({"access_keys": "all-issued", "after_forwarded": 8, "match": {"service": "s3", "path": "^/cred-story/k"}})");
   auto const waits_before = w.provider->stats().waits;
   std::vector<std::future<floe::result<floe::s3::get_result>>> pending;
   for (int i = 0; i < 32; ++i) {
@@ -234,34 +328,60 @@ TEST_CASE("story: 32 requests in flight, keys revoked, one extra STS call heals 
     pending.push_back(asio::co_spawn(
         w.io,
         [&w, &bucket, i]() -> asio::awaitable<floe::result<floe::s3::get_result>> {
-          std::string const key = "k";
+          std::string const key = "k" + std::to_string(i);
           if (i % 2 == 0) co_return co_await w.s3->async_head_object(bucket, key, asio::use_awaitable);
           co_return co_await w.s3->async_get_object(bucket, key, asio::use_awaitable);
         },
         asio::use_future));
   }
-  // Requests that asked for keys before the first 403 came back were sent
-  // with the revoked set and rejected; later ones wait without being sent.
+  // Requests sent with the revoked set get their 403 and park behind the
+  // one forced fetch; later ones park without being sent. The STS reply is
+  // held until all 32 - 8 are parked: every 403 has come back by then.
   w.await_stat("revoked_rejections", 1);
-  w.await_held(hold, 1);       // the one forced STS call is held
-  w.await_waits(waits_before, 32);  // every request is parked behind it
+  w.await_held(hold, 1);
+  w.await_waits(waits_before, 32 - forwarded_before_revocation);
+  CHECK(w.srv.control.call("GET", "/revoke").find("\"armed\": []") != std::string::npos);
   w.srv.control.delete_rule(hold);  // releases it
   for (auto& f : pending) {
     auto r = f.get();
-    CHECK_MESSAGE(r.has_value(), (r ? std::string() : r.error().what()));
+    CHECK_MESSAGE(r.has_value(), (r ? std::string() : r.error().what()));  // no error reached the caller
   }
-  CHECK(w.sts_calls() == 2);                               // exactly one extra STS call
-  CHECK(w.srv.control.stat("revoked_rejections") <= 32);  // each request saw at most one 403
+  CHECK(w.sts_calls() == 2);  // exactly one extra STS call
+  // Each request saw at most one 403, and the 403s seen are the proxy's rejections.
+  unsigned total_403 = 0;
+  for (int i = 0; i < 32; ++i) {
+    auto const target = "/" + bucket + "/k" + std::to_string(i);
+    auto const n = log.count(target, 403);
+    CHECK_MESSAGE(n <= 1, target << " saw " << n << " 403s");
+    CHECK_MESSAGE(log.count(target, 200) == 1, target);
+    total_403 += n;
+  }
+  CHECK(total_403 == w.srv.control.stat("revoked_rejections"));
+  CHECK(total_403 >= 1);
   auto st = w.provider->stats();
   CHECK(st.forced == 1);
   CHECK(st.invalidations == 1);
   CHECK(st.generation == 2);
   CHECK(st.failures == 0);
   CHECK(st.forced_backoff_level == 0);
-  CHECK(st.cures >= 1);  // the healed requests reported the cure (client -> provider confirm)
+  CHECK_FALSE(st.forced_backoff_until);
+  CHECK(st.cures == 1);  // the healed requests reported the cure (client -> provider confirm)
   CHECK_FALSE(st.retry_after);
-  // No back-off on the auth path: no retry was charged to the S3 quota.
+  // No back-off timer on the auth path: no attempt beyond the first of any
+  // request (the auth retry is outside the attempt count), nothing charged
+  // to the S3 quota.
+  CHECK(log.beyond_first == 0);
   CHECK(w.s3->http().quota().available() == quota_before);
+  // The counters name the source, the generation and the expiry in use.
+  auto const now_set = w.creds();
+  REQUIRE(now_set.has_value());
+  CHECK(st.source == w.source->describe());
+  CHECK(st.source.find("web identity (role arn:aws:iam::123456789012:role/floe-test") == 0);
+  CHECK(now_set->generation == st.generation);
+  REQUIRE(st.expiry.has_value());
+  REQUIRE(now_set->expiry.has_value());
+  CHECK(*st.expiry == floe::refresh::time_point(*now_set->expiry));
+  CHECK(now_set->access_key_id != first_set->access_key_id);
 }
 
 TEST_CASE("a stale in-flight refresh: revocation lands while an advisory STS call is held") {
@@ -353,6 +473,40 @@ TEST_CASE("a real denial: a clear AccessDenied, and forced refreshes back off") 
   CHECK_FALSE(w.get(bucket, "secret").has_value());
   CHECK(w.sts_calls() == 4);
   CHECK(w.srv.control.rule_counter(deny, "fired") >= 6);
+  CHECK(w.provider->stats().forced_backoff_level == 2);
+
+  // Only a cure resets the back-off. Other paths succeeding with the forced
+  // set, and that set serving for ten minutes (longer than any back-off),
+  // cure nothing: its next rejection is unproductive and escalates.
+  for (int i = 0; i < 10; ++i) CHECK(w.get(bucket, "ok").has_value());
+  w.clock.advance(10min);
+  for (int i = 0; i < 10; ++i) CHECK(w.get(bucket, "ok").has_value());
+  CHECK(w.provider->stats().forced_backoff_level == 2);
+  auto d4 = w.get(bucket, "secret");
+  REQUIRE_FALSE(d4.has_value());
+  CHECK(d4.error().diag.code == "AccessDenied");
+  CHECK(w.sts_calls() == 4);  // declined: no STS call
+  st = w.provider->stats();
+  CHECK(st.forced_backoff_level == 3);  // 40 s
+  CHECK(st.cures == 0);
+
+  // A cure: every key is revoked; a request on a path the role may read is
+  // rejected, and its retry with the forced set succeeds. That resets it.
+  w.clock.advance(41s);
+  w.srv.control.call("POST", "/revoke", R"({"access_keys": "all-issued"})");
+  CHECK(w.get(bucket, "ok").has_value());
+  CHECK(w.sts_calls() == 5);
+  st = w.provider->stats();
+  CHECK(st.cures == 1);
+  CHECK(st.forced_backoff_level == 0);
+  CHECK_FALSE(w.provider->forced_backoff_until().has_value());
+  // The denied path after the cure: one forced refresh (the cured set is
+  // not held against it), then the escalation starts again from 10 s.
+  CHECK_FALSE(w.get(bucket, "secret").has_value());
+  CHECK(w.sts_calls() == 6);
+  CHECK_FALSE(w.get(bucket, "secret").has_value());
+  CHECK(w.sts_calls() == 6);
+  CHECK(w.provider->stats().forced_backoff_level == 1);
 }
 
 TEST_CASE("expiry without sleeps: refresh in the advisory window without blocking, token file re-read") {
@@ -445,4 +599,236 @@ TEST_CASE("STS directly: web identity, then AssumeRole and GetCallerIdentity sig
   REQUIRE_MESSAGE(who.has_value(), (who ? std::string() : who.error().what()));
   CHECK_FALSE(who->arn.empty());
   CHECK(w.srv.control.stat("signature_failures") == 0);
+}
+
+namespace {
+
+// A world whose STS client records its attempts and rewrites the token file
+// to "token-B" after the first STS error reply: a retry that reads the file
+// again sends token-B, one that resends the same request sends token-A.
+struct sts_world {
+  std::mutex mu;
+  std::vector<unsigned> sts_statuses;
+  std::string token_file;
+  std::unique_ptr<world> w;
+  explicit sts_world(floe::sts::client_config cfg = {}) {
+    cfg.random = [] { return 0.0; };  // no back-off wait between tries
+    cfg.http.random = [] { return 0.0; };
+    cfg.http.observer = [this](floe::http::exchange_view const& v) {
+      std::lock_guard lk(mu);
+      sts_statuses.push_back(v.status);
+      if (v.status >= 400 && sts_statuses.size() == 1) write_file(token_file, "token-B\n");
+    };
+    w = std::make_unique<world>(floe::refresh::params{}, cfg);
+    token_file = w->token_file;
+  }
+  std::size_t attempts() {
+    std::lock_guard lk(mu);
+    return sts_statuses.size();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("STS: IDPCommunicationError, InvalidIdentityToken and Throttling are retried, reading the token file again") {
+  struct retried {
+    char const* code;
+    char const* message;
+  };
+  for (auto const& c : {retried{"IDPCommunicationError", idp_message}, retried{"InvalidIdentityToken", invalid_token_message},
+                        retried{"Throttling", "Rate exceeded"}}) {
+    CAPTURE(c.code);
+    sts_world sw;
+    auto& w = *sw.w;
+    int const on_a = w.srv.control.add_rule(sts_error_rule(sts_token_match("token-A"), 400, c.code, c.message));
+    int const on_b = w.srv.control.add_rule(
+        R"({"match": )" + sts_token_match("token-B") + R"(, "action": {"type": "delay", "ms": 0}})");
+    auto got = w.creds();
+    REQUIRE_MESSAGE(got.has_value(), (got ? std::string() : got.error().what()));
+    CHECK(w.srv.control.rule_counter(on_a, "fired") == 1);  // token-A sent once: not resent as it was
+    CHECK(w.srv.control.rule_counter(on_b, "fired") == 1);  // the retry carried the new token
+    CHECK(w.sts_calls() == 2);
+    CHECK(sw.attempts() == 2);
+    CHECK(w.source->sts().stats().tries == 2);
+    CHECK(w.source->sts().stats().token_reads == 2);
+    CHECK(w.provider->stats().failures == 0);
+  }
+}
+
+TEST_CASE("STS: those retries are bounded (max_attempts tries, each with the file read again)") {
+  sts_world sw;
+  auto& w = *sw.w;
+  int const idp = w.srv.control.add_rule(sts_error_rule(R"({"service": "sts"})", 400, "IDPCommunicationError", idp_message));
+  auto got = w.creds();
+  REQUIRE_FALSE(got.has_value());
+  CHECK(got.error().diag.code == "IDPCommunicationError");
+  CHECK_MESSAGE(got.error().diag.message.find("AssumeRoleWithWebIdentity") != std::string::npos, got.error().what());
+  CHECK(w.srv.control.rule_counter(idp, "fired") == 3);
+  CHECK(w.source->sts().stats().tries == 3);
+  CHECK(w.source->sts().stats().token_reads == 3);
+  CHECK(sw.attempts() == 3);
+}
+
+TEST_CASE("STS: ExpiredTokenException and AccessDenied are not retried") {
+  struct once {
+    unsigned status;
+    char const* code;
+    char const* message;
+  };
+  for (auto const& c : {once{400, "ExpiredTokenException", expired_token_message},
+                        once{403, "AccessDenied", "Not authorized to perform sts:AssumeRoleWithWebIdentity"}}) {
+    CAPTURE(c.code);
+    sts_world sw;
+    auto& w = *sw.w;
+    int const r = w.srv.control.add_rule(sts_error_rule(R"({"service": "sts"})", c.status, c.code, c.message));
+    auto got = w.creds();
+    REQUIRE_FALSE(got.has_value());
+    CHECK(got.error().diag.code == c.code);
+    CHECK(w.srv.control.rule_counter(r, "fired") == 1);
+    CHECK(w.source->sts().stats().tries == 1);
+    CHECK(w.source->sts().stats().token_reads == 1);
+    CHECK(sw.attempts() == 1);
+    auto st = w.provider->stats();
+    CHECK(st.failures == 1);
+    CHECK(st.invalidations == 0);  // a fetch error never invalidates
+  }
+}
+
+TEST_CASE("STS has its own retry quota: S3's exhausted does not stop an STS retry, and the reverse") {
+  world w;
+  std::string const bucket = "cred-quotas";
+  w.make_bucket(bucket, "k");
+  auto& s3q = w.s3->http().quota();
+  auto& stsq = w.source->sts().http().quota();
+  w.on_io([&] { REQUIRE(s3q.try_acquire(s3q.available())); });
+  REQUIRE(s3q.available() == 0);
+  // S3's quota is empty: a throttled STS call is still retried.
+  int const throttle = w.srv.control.add_rule(
+      sts_error_rule(R"({"service": "sts"})", 400, "Throttling", "Rate exceeded", R"({"first": 1})"));
+  w.provider->invalidate(1);
+  auto got = w.creds();
+  REQUIRE_MESSAGE(got.has_value(), (got ? std::string() : got.error().what()));
+  CHECK(got->generation == 2);
+  CHECK(w.srv.control.rule_counter(throttle, "fired") == 1);
+  CHECK(w.sts_calls() == 3);
+  CHECK(s3q.available() == 0);  // nothing refunded into S3's quota
+  w.srv.control.delete_rule(throttle);
+  w.on_io([&] { s3q.release(s3q.capacity()); });
+
+  // STS's quota is empty: an S3 503 is still retried ...
+  w.on_io([&] { REQUIRE(stsq.try_acquire(stsq.available())); });
+  int const slow = w.srv.control.add_rule(
+      R"({"match": {"service": "s3", "path": "^/cred-quotas/k$"}, "trigger": {"first": 1}, "action": {"type": "reply",
+          "status": 503, "body": "<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"}})");
+  auto h = w.head(bucket, "k");
+  CHECK_MESSAGE(h.has_value(), (h ? std::string() : h.error().what()));
+  CHECK(w.srv.control.rule_counter(slow, "matched") == 2);
+  // ... while a throttled STS call now is not: that retry draws on STS's own quota.
+  int const throttle2 = w.srv.control.add_rule(
+      sts_error_rule(R"({"service": "sts"})", 400, "Throttling", "Rate exceeded", R"({"first": 1})"));
+  w.clock.advance(2h);  // the set expired: the next request waits for a fetch
+  auto refused = w.creds();
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(w.srv.control.rule_counter(throttle2, "fired") == 1);
+  CHECK(w.srv.control.rule_counter(throttle2, "matched") == 1);
+  CHECK_MESSAGE(refused.error().diag.message.find("quota") != std::string::npos, refused.error().what());
+}
+
+TEST_CASE("a cancelled waiter never aborts the detached fetch; the next request uses its set") {
+  world w;
+  std::string const bucket = "cred-cancel";
+  w.make_bucket(bucket, "k");
+  REQUIRE(w.sts_calls() == 1);
+  int const hold = w.srv.control.add_rule(hold_sts);
+  w.provider->invalidate(1);  // the next request waits for a forced fetch
+  auto const waits_before = w.provider->stats().waits;
+  asio::cancellation_signal cancel;
+  auto waiting = asio::co_spawn(
+      w.io,
+      [&]() -> asio::awaitable<floe::result<floe::s3::get_result>> {
+        std::string const key = "k";
+        co_return co_await w.s3->async_head_object(bucket, key,
+                                                   asio::bind_cancellation_slot(cancel.slot(), asio::use_awaitable));
+      },
+      asio::use_future);
+  w.await_held(hold, 1);  // the fetch's STS call is on the wire
+  w.await_waits(waits_before, 1);
+  asio::post(w.io, [&] { cancel.emit(asio::cancellation_type::terminal); });
+  auto r = waiting.get();
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().code == boost::system::error_code(asio::error::operation_aborted));
+  CHECK(w.provider->stats().cancelled_waits == 1);
+  w.srv.control.delete_rule(hold);  // the fetch goes on without its waiter
+  auto const deadline = std::chrono::steady_clock::now() + 30s;
+  while (w.provider->stats().generation < 2) {
+    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "the fetch never completed");
+    std::this_thread::sleep_for(5ms);
+  }
+  CHECK(w.provider->stats().failures == 0);
+  CHECK(w.head(bucket, "k").has_value());
+  CHECK(w.sts_calls() == 2);  // no new STS call: the detached fetch's set is used
+  CHECK(w.provider->stats().fetches == 2);
+}
+
+TEST_CASE("the auth retry is outside the attempt count and the quota: max_attempts = 1, an empty quota, still healed") {
+  attempt_log log;
+  world w({}, {}, [&log](floe::s3::client_config& c) {
+    log.install(c);
+    c.http.retry.max_attempts = 1;
+  });
+  std::string const bucket = "cred-one-attempt";
+  w.make_bucket(bucket, "k");
+  auto& q = w.s3->http().quota();
+  w.on_io([&] { REQUIRE(q.try_acquire(q.available())); });
+  w.srv.control.call("POST", "/revoke", R"({"access_keys": "all-issued"})");
+  auto h = w.head(bucket, "k");
+  CHECK_MESSAGE(h.has_value(), (h ? std::string() : h.error().what()));
+  CHECK(log.count("/" + bucket + "/k", 403) == 1);
+  CHECK(w.sts_calls() == 2);
+  CHECK(w.provider->stats().cures == 1);
+  CHECK(log.beyond_first == 0);
+  CHECK(q.available() <= 1);  // nothing charged (a success adds 1 to a quota below its capacity)
+  // A 503 with max_attempts = 1 is not retried: the heal above was not a retry of the HTTP layer.
+  w.srv.control.add_rule(
+      R"({"match": {"service": "s3", "path": "^/cred-one-attempt/k$"}, "trigger": {"first": 1}, "action": {"type": "reply",
+          "status": 503, "body": "<Error><Code>SlowDown</Code><Message>slow</Message></Error>"}})");
+  auto slow = w.head(bucket, "k");
+  CHECK_FALSE(slow.has_value());
+}
+
+TEST_CASE("half-configured web identity: a clear error naming the missing variable") {
+  auto env_of = [](std::map<std::string, std::string> m) -> floe::credentials::env_lookup {
+    return [m](std::string_view n) -> std::optional<std::string> {
+      auto it = m.find(std::string(n));
+      if (it == m.end()) return std::nullopt;
+      return it->second;
+    };
+  };
+  asio::io_context io;
+  {
+    auto env = env_of({{"AWS_ROLE_ARN", "arn:aws:iam::123456789012:role/r"}, {"AWS_EC2_METADATA_DISABLED", "true"}});
+    auto cfg = floe::credentials::web_identity_from_environment(env);
+    REQUIRE_FALSE(cfg.has_value());
+    CHECK(cfg.error().code == floe::errc::invalid_argument);
+    CHECK_MESSAGE(cfg.error().what().find("AWS_WEB_IDENTITY_TOKEN_FILE is not") != std::string::npos, cfg.error().what());
+    auto p = floe::credentials::make_web_identity_provider_from_environment(io.get_executor(), env);
+    REQUIRE_FALSE(p.has_value());
+    CHECK(p.error().what().find("AWS_WEB_IDENTITY_TOKEN_FILE") != std::string::npos);
+  }
+  {
+    auto env = env_of({{"AWS_WEB_IDENTITY_TOKEN_FILE", "/var/run/token"}, {"AWS_ROLE_ARN", ""}});
+    auto cfg = floe::credentials::web_identity_from_environment(env);
+    REQUIRE_FALSE(cfg.has_value());
+    CHECK(cfg.error().code == floe::errc::invalid_argument);
+    CHECK_MESSAGE(cfg.error().what().find("AWS_ROLE_ARN is not") != std::string::npos, cfg.error().what());
+    auto p = floe::credentials::make_web_identity_provider_from_environment(io.get_executor(), env);
+    REQUIRE_FALSE(p.has_value());
+    CHECK(p.error().what().find("AWS_ROLE_ARN") != std::string::npos);
+  }
+  {
+    auto env = env_of({{"AWS_REGION", "us-east-1"}});
+    auto cfg = floe::credentials::web_identity_from_environment(env);
+    REQUIRE(cfg.has_value());
+    CHECK_FALSE(cfg->has_value());  // neither: not configured, not an error
+  }
 }

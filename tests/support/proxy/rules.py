@@ -27,7 +27,7 @@ def _int(v, what, minimum=0):
 
 
 class Match:
-    KEYS = ("service", "method", "path", "query", "headers_present", "header", "access_key")
+    KEYS = ("service", "method", "path", "query", "headers_present", "header", "access_key", "body")
 
     def __init__(self, spec):
         spec = spec or {}
@@ -46,6 +46,7 @@ class Match:
             if not isinstance(hdr, dict):
                 raise RuleError("match.header must be an object {name: regex}")
             self.header = {k.lower(): re.compile(v) for k, v in hdr.items()}
+            self.body = re.compile(spec["body"]) if "body" in spec else None
         except (re.error, TypeError) as e:
             raise RuleError(f"bad regex in match: {e}") from None
         hp = spec.get("headers_present", [])
@@ -54,7 +55,9 @@ class Match:
         self.headers_present = [h.lower() for h in hp]
         self.access_key = spec.get("access_key")
 
-    def matches(self, head, service, access_key):
+    def matches(self, head, service, access_key, body=None):
+        """body: the request body when the proxy read it before forwarding (a form-encoded
+        unsigned POST, or one the verifier hashed); None otherwise (a body match then fails)."""
         if self.service is not None and service != self.service:
             return False
         if self.method is not None and head.method.upper() != self.method.upper():
@@ -71,6 +74,8 @@ class Match:
             if not vals or not any(rx.search(v) for v in vals):
                 return False
         if self.access_key is not None and access_key != self.access_key:
+            return False
+        if self.body is not None and (body is None or not self.body.search(body.decode("latin-1"))):
             return False
         return True
 
@@ -213,9 +218,9 @@ class Rule:
         self.released = 0
         self.spec = spec
 
-    def consider(self, head, service, access_key):
+    def consider(self, head, service, access_key, body=None):
         """Counts a match and says whether the rule fires for this request."""
-        if not self.match.matches(head, service, access_key):
+        if not self.match.matches(head, service, access_key, body):
             return False
         self.matched += 1
         if self.trigger.fires(self.matched, self.fired):
@@ -228,3 +233,26 @@ class Rule:
                 "held": len(self.held), "released": self.released, "seed": self.trigger.seed,
                 "match": self.spec.get("match", {}), "trigger": self.spec.get("trigger", {"every": True}),
                 "action": {k: v for k, v in self.spec["action"].items()}}
+
+
+class RevokeArm:
+    """POST /revoke with "after_forwarded": n: the revocation happens when the proxy
+    forwards the n-th request `match` accepts (counted from arming), in the same step as
+    that forwarding decision: that request still goes upstream, and every request the
+    proxy forwards after it is checked against the new revocations."""
+
+    def __init__(self, spec):
+        _only(spec, ("access_keys", "mode", "after_forwarded", "match"), "revoke")
+        self.n = _int(spec["after_forwarded"], "revoke.after_forwarded", 1)
+        self.match = Match(spec.get("match"))
+        keys = spec.get("access_keys")
+        if keys != "all-issued" and (not isinstance(keys, list) or not all(isinstance(k, str) for k in keys)):
+            raise RuleError('revoke.access_keys must be "all-issued" or a list of access keys')
+        self.keys = keys
+        self.forwarded = 0
+        self.fired = False
+        self.spec = spec
+
+    def describe(self):
+        return {"after_forwarded": self.n, "forwarded": self.forwarded, "fired": self.fired,
+                "access_keys": self.keys, "match": self.spec.get("match", {})}

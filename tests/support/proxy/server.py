@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape
 
 from . import http1, sigv4
 from .http1 import HttpError
-from .rules import Rule, RuleError
+from .rules import RevokeArm, Rule, RuleError
 from .sigv4 import VerifyError
 
 BUFFER_LIMIT = 64 * 1024 * 1024     # bodies read whole (verification of unsigned-hash requests)
@@ -84,13 +84,15 @@ class Stats:
         self.revoked_rejections = 0
         self.rule_actions = 0
         self.serialized_waits = 0
+        self.forwarded = 0
 
     def describe(self):
         return {"connections": self.connections, "requests": self.requests,
                 "by_service": dict(self.by_service), "signature_failures": self.signature_failures,
                 "revoked_rejections": self.revoked_rejections,
                 "upstream_connections": self.upstream_connections,
-                "rule_actions": self.rule_actions, "serialized_waits": self.serialized_waits}
+                "rule_actions": self.rule_actions, "serialized_waits": self.serialized_waits,
+                "forwarded": self.forwarded}
 
 
 class Verifier:
@@ -315,7 +317,7 @@ class Session:
 
         rule = None
         for r in list(p.rules.values()):
-            if r.consider(head, service, akid):
+            if r.consider(head, service, akid, body):
                 rule = r
                 break
         act = rule.action if rule else None
@@ -338,6 +340,16 @@ class Session:
             return False
         if t == "delay":
             await asyncio.sleep(act.ms / 1000)
+
+        # The forwarding decision, in one step with no await: a revocation armed to
+        # fire on this request applies to every request decided after it.
+        if akid is not None and akid in p.verifier.revoked:
+            p.stats.revoked_rejections += 1
+            p.log.info("conn %d rejected: AccessDenied (revoked while it was held)", self.cid)
+            reply = error_reply("AccessDenied", "Access Denied", 403, head, service, p.verifier.now())
+            return await self.answer_early(head, framing, raw_body, expect, reply, client_close)
+        p.stats.forwarded += 1
+        p.count_forwarded(head, service, akid, body)
 
         rh = await self.forward(head, framing, raw_body, expect, expected_hash)
         if rh is None:          # the payload hash did not match: already answered
@@ -570,6 +582,7 @@ class Proxy:
         self.stats = Stats()
         self.verifier = Verifier()
         self.issued = []
+        self.revoke_arms = []   # RevokeArm: revocations waiting for their n-th forwarded request
         self.servers = []
         self.sessions = set()
         self.cids = 0
@@ -716,6 +729,7 @@ class Proxy:
             self.rules.clear()
             self.stats.reset()
             self.verifier.revoked.clear()
+            self.revoke_arms.clear()
             if isinstance(body, dict) and body.get("all"):
                 self.verifier = Verifier()
                 self.issued.clear()
@@ -729,6 +743,9 @@ class Proxy:
                 return self._verify(body)
         if parts == ["revoke"] and method == "POST":
             return self._revoke(body)
+        if parts == ["revoke"] and method == "GET":
+            return 200, {"revoked": sorted(self.verifier.revoked),
+                         "armed": [a.describe() for a in self.revoke_arms]}
         if parts == ["serialize"]:
             if method == "POST":
                 if not isinstance(body, dict) or not isinstance(body.get("enabled"), bool):
@@ -767,8 +784,17 @@ class Proxy:
         return 200, v.describe()
 
     def _revoke(self, body):
+        if isinstance(body, dict) and "after_forwarded" in body:
+            if body.get("mode", "access_denied") != "access_denied":
+                raise RuleError("revoke.mode must be access_denied")
+            arm = RevokeArm(body)
+            self.revoke_arms.append(arm)
+            self.log.info("revocation of %s armed: after %d forwarded request(s) matching %s",
+                          arm.keys if arm.keys == "all-issued" else sorted(arm.keys), arm.n,
+                          body.get("match", {}))
+            return 200, {"armed": arm.describe()}
         if not isinstance(body, dict) or set(body) - {"access_keys", "mode"}:
-            raise RuleError("revoke takes access_keys and mode")
+            raise RuleError("revoke takes access_keys and mode (and after_forwarded, match)")
         if body.get("mode", "access_denied") != "access_denied":
             raise RuleError("revoke.mode must be access_denied")
         keys = body.get("access_keys")
@@ -779,6 +805,21 @@ class Proxy:
         self.verifier.revoked.update(keys)
         self.log.info("revoked %s", sorted(keys))
         return 200, {"revoked": sorted(keys)}
+
+    def count_forwarded(self, head, service, akid, body):
+        """A request is being forwarded: armed revocations count it, and the one whose
+        n-th it is revokes its keys now (before any other request is decided)."""
+        for arm in list(self.revoke_arms):
+            if not arm.match.matches(head, service, akid, body):
+                continue
+            arm.forwarded += 1
+            if arm.forwarded < arm.n:
+                continue
+            keys = list(self.issued) if arm.keys == "all-issued" else list(arm.keys)
+            self.verifier.revoked.update(keys)
+            arm.fired = True
+            self.revoke_arms.remove(arm)
+            self.log.info("revoked %s after %d forwarded request(s)", sorted(keys), arm.forwarded)
 
     async def _control_client(self, reader, writer):
         try:
@@ -899,5 +940,10 @@ class ProxyThread:
     def serialize(self, enabled=True):
         return self.control("POST", "/serialize", {"enabled": enabled})
 
-    def revoke(self, access_keys, mode="access_denied"):
-        return self.control("POST", "/revoke", {"access_keys": access_keys, "mode": mode})
+    def revoke(self, access_keys, mode="access_denied", after_forwarded=None, match=None):
+        body = {"access_keys": access_keys, "mode": mode}
+        if after_forwarded is not None:
+            body["after_forwarded"] = after_forwarded
+        if match is not None:
+            body["match"] = match
+        return self.control("POST", "/revoke", body)

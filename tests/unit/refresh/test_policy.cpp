@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -302,7 +303,7 @@ TEST_CASE("a forced refresh that cures a 403 resets the back-off") {
   CHECK(s.stats().cures == 1);
 }
 
-TEST_CASE("a forced set that serves until its scheduled refresh resets the back-off") {
+TEST_CASE("a forced set that serves until its scheduled refresh does not reset the back-off") {
   params p;
   p.forced = {10'000ms, 80'000ms};
   auto s = with_set(1h, p);
@@ -312,10 +313,96 @@ TEST_CASE("a forced set that serves until its scheduled refresh resets the back-
   auto acc = s.on_invalidate(2, t0 + 11s, 1.0);
   s.on_fetch_success(acc.start_id, t0 + 11s + 1h, t0 + 11s, 0.5);  // generation 3, forced
   CHECK(s.stats().forced_backoff_level == 1);
+  auto const t1 = t0 + 11s + 50min;
+  auto adv = s.on_get(t1);
+  REQUIRE(adv.start_fetch);
+  s.on_fetch_success(adv.start_id, t0 + 3h, t1, 0.5);  // generation 4, scheduled
+  // Serving until the scheduled refresh says nothing about a cure.
+  CHECK(s.stats().forced_backoff_level == 1);
+  CHECK(s.stats().cures == 0);
+  // The scheduled set is rejected: one forced fetch (the back-off ran out long ago) ...
+  auto f = s.on_invalidate(4, t1 + 1s, 1.0);
+  REQUIRE(f.what == invalidate_action::accepted);
+  s.on_fetch_success(f.start_id, t0 + 4h, t1 + 1s, 0.5);  // generation 5, forced
+  // ... and when that is rejected too, the back-off escalates from where it was: 20 s.
+  auto d = s.on_invalidate(5, t1 + 2s, 1.0);
+  CHECK(d.what == invalidate_action::declined);
+  CHECK(s.stats().forced_backoff_level == 2);
+  REQUIRE(d.backoff_until);
+  CHECK(*d.backoff_until == t1 + 2s + 20s);
+}
+
+TEST_CASE("only a cure resets: a forced set rejected after serving a long time is still unproductive") {
+  params p;
+  p.forced = {10'000ms, 80'000ms};
+  auto s = with_set(1h, p);
+  auto first = s.on_invalidate(1, t0, 0.5);
+  s.on_fetch_success(first.start_id, t0 + 2h, t0, 0.5);  // generation 2, forced; no cure reported
+  CHECK(s.on_get(t0 + 1min).what == get_action::serve);
+  CHECK(s.on_get(t0 + 29min).what == get_action::serve);  // other requests succeed with it
+  auto inv = s.on_invalidate(2, t0 + 30min, 1.0);
+  CHECK(inv.what == invalidate_action::declined);
+  CHECK(s.stats().unproductive == 1);
+  CHECK(s.stats().forced_backoff_level == 1);
+  REQUIRE(inv.backoff_until);
+  CHECK(*inv.backoff_until == t0 + 30min + 10s);
+}
+
+TEST_CASE("a real denial on one path while other paths succeed: the back-off only escalates") {
+  // The watcher of the issue, with a path its role may not read: a HEAD on
+  // it every 20 s for six hours, other paths succeeding in between (they
+  // never report a cure: they were never rejected). 1-hour sets, refreshed
+  // on schedule. Forced fetches must stay sparse.
+  params p;
+  p.forced = {5'000ms, 300'000ms};
+  auto s = with_set(1h, p);
+  std::uint64_t fetches = 0;
+  unsigned max_level = 0;
+  for (auto t = t0 + 20s; t < t0 + 6h; t += 20s) {
+    auto g = s.on_get(t);  // a request on another path
+    if (g.start_fetch) {
+      ++fetches;
+      s.on_fetch_success(g.start_id, t + 1h, t, 0.5);
+    }
+    auto const gen = s.stats().generation;
+    auto d = s.on_get(t + 1s);  // the denied request gets the set ...
+    REQUIRE(d.what == get_action::serve);
+    auto inv = s.on_invalidate(gen, t + 2s, 0.5);  // ... and its 403
+    if (inv.start_fetch) {
+      ++fetches;
+      s.on_fetch_success(inv.start_id, t + 2s + 1h, t + 2s, 0.5);  // the retry gets 403 too: no cure
+    }
+    max_level = std::max(max_level, s.stats().forced_backoff_level);
+  }
+  CHECK(s.stats().cures == 0);
+  CHECK(max_level >= 7);  // 5 s doubling up to the 300 s cap, never reset
+  // 1080 denied requests; forced fetches at most one per back-off period
+  // after the first few, plus the scheduled ones.
+  CHECK(s.stats().forced < 100);
+  CHECK(fetches < 120);
+}
+
+TEST_CASE("a cure of the last forced set counts even after a scheduled set replaced it; other sets cure nothing") {
+  params p;
+  p.forced = {10'000ms, 80'000ms};
+  auto s = with_set(1h, p);
+  auto inv = s.on_invalidate(1, t0, 1.0);
+  s.on_fetch_success(inv.start_id, t0 + 2h, t0, 0.5);  // generation 2, forced
+  s.on_invalidate(2, t0 + 1s, 1.0);                    // unproductive: level 1
+  auto acc = s.on_invalidate(2, t0 + 11s, 1.0);
+  s.on_fetch_success(acc.start_id, t0 + 11s + 1h, t0 + 11s, 0.5);  // generation 3, forced
   auto adv = s.on_get(t0 + 11s + 50min);
   REQUIRE(adv.start_fetch);
-  s.on_fetch_success(adv.start_id, t0 + 3h, t0 + 11s + 50min, 0.5);
+  s.on_fetch_success(adv.start_id, t0 + 3h, t0 + 11s + 50min, 0.5);  // generation 4, scheduled
+  s.on_cured(4);  // not from a forced fetch
+  s.on_cured(1);
+  CHECK(s.stats().cures == 0);
+  CHECK(s.stats().forced_backoff_level == 1);
+  s.on_cured(3);  // the retry that generation 3 was fetched for reports late
+  CHECK(s.stats().cures == 1);
   CHECK(s.stats().forced_backoff_level == 0);
+  s.on_cured(3);  // once
+  CHECK(s.stats().cures == 1);
 }
 
 TEST_CASE("fetch errors never invalidate") {
@@ -342,19 +429,4 @@ TEST_CASE("an expired set is not served; requests wait for a scheduled fetch") {
   CHECK(d.what == get_action::wait);
   CHECK(d.start_fetch);
   CHECK(d.reason == fetch_reason::scheduled);
-}
-
-TEST_CASE("a forced set rejected only after serving a long time is a new event, not an unproductive refresh") {
-  params p;
-  p.forced = {10'000ms, 80'000ms};
-  auto s = with_set(1h, p);
-  auto first = s.on_invalidate(1, t0, 0.5);
-  s.on_fetch_success(first.start_id, t0 + 2h, t0, 0.5);  // generation 2, forced
-  auto early = s.on_get(t0 + 1min);
-  CHECK(early.what == get_action::serve);
-  auto inv = s.on_invalidate(2, t0 + 30min, 0.5);
-  CHECK(inv.what == invalidate_action::accepted);
-  CHECK(inv.start_fetch);
-  CHECK(s.stats().unproductive == 0);
-  CHECK(s.stats().forced_backoff_level == 0);
 }

@@ -124,13 +124,6 @@ FLOE_DECL invalidate_outcome state::on_invalidate(std::uint64_t generation, time
   invalidate_outcome o;
   if (generation == 0 || generation <= highest_bad_ || generation > last_generation_) return o;
   bool const is_current = current_ && current_->generation == generation;
-  if (is_current && current_->forced && !current_->cured && !current_->judged && params_.proven_after.count() > 0 &&
-      now - current_->arrived >= params_.proven_after) {
-    // It served long enough: it cured what it came for; this is a new event.
-    current_->cured = true;
-    stats_.forced_backoff_level = 0;
-    stats_.forced_backoff_until.reset();
-  }
   if (is_current && current_->forced && !current_->cured && !current_->judged) {
     // The set a forced fetch brought was rejected too: that fetch cured nothing.
     current_->judged = true;
@@ -185,13 +178,6 @@ FLOE_DECL fetch_outcome state::on_fetch_success(std::uint64_t fetch_id, std::opt
     ++stats_.failure_streak;
     stats_.retry_after = now + backoff_delay(params_.failure, stats_.failure_streak, random01);
   } else {
-    if (reason == fetch_reason::scheduled && current_ && current_->forced && !current_->judged &&
-        current_->generation > highest_bad_) {
-      // A forced set that served until its scheduled refresh, never
-      // rejected: it cured what it was fetched for.
-      stats_.forced_backoff_level = 0;
-      stats_.forced_backoff_until.reset();
-    }
     set_info s;
     s.generation = ++last_generation_;
     s.fetch_id = fetch_id;
@@ -199,6 +185,10 @@ FLOE_DECL fetch_outcome state::on_fetch_success(std::uint64_t fetch_id, std::opt
     s.arrived = now;
     s.forced = reason == fetch_reason::forced;
     current_ = s;
+    if (s.forced) {
+      last_forced_generation_ = s.generation;
+      last_forced_cured_ = false;
+    }
     o.adopted = true;
     stats_.generation = s.generation;
     stats_.expiry = expiry;
@@ -231,9 +221,9 @@ FLOE_DECL fetch_outcome state::on_fetch_failure(std::uint64_t fetch_id, time_poi
 }
 
 FLOE_DECL void state::on_cured(std::uint64_t generation) noexcept {
-  if (!current_ || current_->generation != generation || !current_->forced) return;
-  if (current_->cured) return;
-  current_->cured = true;
+  if (generation == 0 || generation != last_forced_generation_ || last_forced_cured_) return;
+  last_forced_cured_ = true;
+  if (current_ && current_->generation == generation) current_->cured = true;
   ++stats_.cures;
   stats_.forced_backoff_level = 0;
   stats_.forced_backoff_until.reset();

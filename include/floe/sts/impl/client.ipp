@@ -52,6 +52,7 @@ FLOE_DECL boost::asio::awaitable<result<std::string>> client::call(std::string_v
   bp.max_backoff = cfg_.retry_cap;
   unsigned const max_attempts = cfg_.max_attempts == 0 ? 1 : cfg_.max_attempts;
   std::string const host_header = http_endpoint_.host_header();
+  unsigned charged = 0;  // quota tokens taken by the retries below
   for (unsigned attempt = 1;; ++attempt) {
     auto body = build();
     if (!body) {
@@ -101,7 +102,12 @@ FLOE_DECL boost::asio::awaitable<result<std::string>> client::call(std::string_v
     };
     req.classify = [&](http::request const&, http::response const& rs) -> errors::kind {
       if (rs.status / 100 == 2) return errors::kind::success;
-      return errors::describe_reply(facts_of(rs), rs.body, {}).what.outcome;
+      auto const r = errors::describe_reply(facts_of(rs), rs.body, {});
+      // IDPCommunicationError, InvalidIdentityToken and throttling are tried
+      // again below, with the request built again (the token read again
+      // from its file), not resent as they are by the HTTP layer.
+      if (r.body && is_retryable_sts_code(r.body->code)) return errors::kind::client_error;
+      return r.what.outcome;
     };
     http::response res;
     error sent = co_await http_.async_send(http_endpoint_, req, res, asio::use_awaitable);
@@ -110,7 +116,10 @@ FLOE_DECL boost::asio::awaitable<result<std::string>> client::call(std::string_v
       if (sent.diag.resource.empty()) sent.diag.resource = resource;
       co_return sent;
     }
-    if (res.status / 100 == 2) co_return std::move(res.body);
+    if (res.status / 100 == 2) {
+      http_.quota().release(charged);  // a retry that ended well refunds its cost
+      co_return std::move(res.body);
+    }
     errors::reply_ids ids;
     ids.request_id = res.headers.get("x-amzn-RequestId");
     ids.operation = operation;
@@ -118,9 +127,18 @@ FLOE_DECL boost::asio::awaitable<result<std::string>> client::call(std::string_v
     ids.attempt = attempt;
     auto report = errors::describe_reply(facts_of(res), res.body, ids);
     if (!report.err.code) report.err.code = errc::service_error;
-    bool const again = report.body && is_retryable_sts_code(report.body->code) && attempt < max_attempts &&
-                       res.retry_stop != errc::retry_quota_exhausted;
-    if (!again) co_return std::move(report.err);
+    if (!report.body || !is_retryable_sts_code(report.body->code) || attempt >= max_attempts ||
+        res.retry_stop == errc::retry_quota_exhausted)
+      co_return std::move(report.err);
+    // This client's own quota (never the S3 client's): a retry costs what
+    // an HTTP-level retry costs.
+    unsigned const cost = cfg_.http.retry.retry_cost;
+    if (!http_.quota().try_acquire(cost)) {
+      report.err.diag.message += report.err.diag.message.empty() ? "" : "; ";
+      report.err.diag.message += "not retried: the STS client's retry quota is exhausted";
+      co_return std::move(report.err);
+    }
+    charged += cost;
     asio::steady_timer t(http_.get_executor());
     t.expires_after(retry::backoff(bp, attempt - 1, draw()));
     co_await t.async_wait(asio::use_awaitable);

@@ -636,6 +636,93 @@ class Verifier(ProxyCase):
         self.assertEqual(st["revoked_rejections"], 2)
         self.assertEqual(st["by_service"]["sts"], 2)
 
+    def _temporary_creds(self, name):
+        sts = common.client("sts", self.px.endpoint)
+        return sts.assume_role(RoleArn="arn:aws:iam::123456789012:role/r", RoleSessionName=name)["Credentials"]
+
+    def _s3_with(self, c):
+        return common.client("s3", self.px.endpoint, akid=c["AccessKeyId"], secret=c["SecretAccessKey"],
+                             token=c["SessionToken"])
+
+    def test_revoke_after_n_forwarded_requests(self):
+        c = self._temporary_creds("armed")
+        tmp = self._s3_with(c)
+        armed = self.px.revoke("all-issued", after_forwarded=3,
+                               match={"service": "s3", "path": f"^/{self.b}/"})["armed"]
+        self.assertEqual((armed["after_forwarded"], armed["forwarded"], armed["fired"]), (3, 0, False))
+        tmp.put_object(Bucket=self.b, Key="one", Body=b"1")                   # forwarded 1
+        self.s3.list_buckets()                                                 # not matched
+        common.client("sts", self.px.endpoint).get_caller_identity()           # not matched
+        tmp.put_object(Bucket=self.b, Key="two", Body=b"2")                   # forwarded 2
+        self.assertEqual(self.px.control("GET", "/revoke")["armed"][0]["forwarded"], 2)
+        self.assertEqual(self.px.control("GET", "/revoke")["revoked"], [])
+        tmp.head_object(Bucket=self.b, Key="one")    # the 3rd: forwarded, then the keys are revoked
+        st = self.px.control("GET", "/revoke")
+        self.assertEqual((st["armed"], st["revoked"]), ([], [c["AccessKeyId"]]))
+        with self.assertRaises(botocore.exceptions.ClientError) as cm:
+            tmp.get_object(Bucket=self.b, Key="one")
+        self.assertEqual(error_code(cm.exception), "AccessDenied")
+        self.s3.head_object(Bucket=self.b, Key="one")                          # a static key: not issued
+        self._s3_with(self._temporary_creds("later")).head_object(Bucket=self.b, Key="one")  # learned after
+        self.assertEqual(self.px.stats()["revoked_rejections"], 1)
+
+    def test_revoke_after_n_forwarded_is_atomic_with_forwarding(self):
+        # Ten requests in flight at once, each delayed 300 ms by a rule after the early
+        # revocation check: the forwarding decision comes after the delay and is where the
+        # arm counts, so exactly three are forwarded and seven refused, however they interleave.
+        c = self._temporary_creds("atomic")
+        self.s3.put_object(Bucket=self.b, Key="k", Body=b"1")
+        self.px.revoke("all-issued", after_forwarded=3, match={"service": "s3", "method": "GET"})
+        self.add({"match": {"service": "s3", "method": "GET", "path": f"^/{self.b}/"},
+                  "action": {"type": "delay", "ms": 300}})
+        clients = [self._s3_with(c) for _ in range(10)]
+        results = []
+        lock = threading.Lock()
+
+        def one(cl):
+            try:
+                cl.get_object(Bucket=self.b, Key="k")["Body"].read()
+                r = "ok"
+            except botocore.exceptions.ClientError as e:
+                r = error_code(e)
+            with lock:
+                results.append(r)
+        threads = [threading.Thread(target=one, args=(cl,)) for cl in clients]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        self.assertEqual(sorted(results), ["AccessDenied"] * 7 + ["ok"] * 3)
+        self.assertEqual(self.px.stats()["revoked_rejections"], 7)
+        self.assertEqual(self.px.control("GET", "/revoke")["revoked"], [c["AccessKeyId"]])
+
+    def test_revoke_arm_is_validated_and_cleared_by_reset(self):
+        for bad in ({"access_keys": "all-issued", "after_forwarded": 0},
+                    {"access_keys": "all-issued", "after_forwarded": 2, "bogus": 1},
+                    {"access_keys": "some", "after_forwarded": 2},
+                    {"access_keys": "all-issued", "after_forwarded": 2, "match": {"nope": 1}}):
+            self.assertEqual(self.px.proxy.control("POST", "/revoke", bad)[0], 400, bad)
+        self.px.revoke("all-issued", after_forwarded=5)
+        self.assertEqual(len(self.px.control("GET", "/revoke")["armed"]), 1)
+        self.px.reset()
+        self.assertEqual(self.px.control("GET", "/revoke")["armed"], [])
+
+    def test_match_body_of_an_unsigned_sts_request(self):
+        rid = self.add({"match": {"service": "sts", "body": "WebIdentityToken=token-b(&|$)"},
+                        "action": {"type": "reply", "status": 400, "headers": {"Content-Type": "text/xml"},
+                                   "body": "<ErrorResponse><Error><Type>Sender</Type><Code>InvalidIdentityToken"
+                                           "</Code><Message>no</Message></Error></ErrorResponse>"}})
+        sts = common.client("sts", self.px.endpoint, signature_version=UNSIGNED)
+        args = {"RoleArn": "arn:aws:iam::123456789012:role/r", "RoleSessionName": "web"}
+        sts.assume_role_with_web_identity(WebIdentityToken="token-a", **args)
+        with self.assertRaises(botocore.exceptions.ClientError) as cm:
+            sts.assume_role_with_web_identity(WebIdentityToken="token-b", **args)
+        self.assertEqual(error_code(cm.exception), "InvalidIdentityToken")
+        self.assertEqual((self.px.rule(rid)["matched"], self.px.rule(rid)["fired"]), (1, 1))
+        # A body the proxy did not read (a signed S3 PUT with a hash header) never matches.
+        self.add({"match": {"service": "s3", "body": "."}, "action": {"type": "reply", "status": 599}})
+        self.s3.put_object(Bucket=self.b, Key="p", Body=b"payload")
+
     def test_revoke_head_is_bare_403(self):
         self.px.revoke([common.AKID])
         data, _ = common.raw_exchange(self.port, self.raw("HEAD", f"/{self.b}/x",
