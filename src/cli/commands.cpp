@@ -978,6 +978,9 @@ awaitable<int> cmd_rm(context& x) {
     e.diag.message = f.message;
     report_error(x.g, e, "DeleteObjects", resource_of(u->bucket, f.key));
   }
+  // A batch failed after others ran: the keys deleted so far are printed
+  // below, the error that stopped it is reported and decides the exit code.
+  int const stopped = res.complete() ? exit_ok : fail(x, res.failure, "DeleteObjects", resource_of(u->bucket, prefix));
   if (x.g.json) {
     json_writer w;
     w.begin_object().key("deleted").begin_array();
@@ -992,6 +995,7 @@ awaitable<int> cmd_rm(context& x) {
     for (auto const& k : res.deleted) s += "delete: " + printable(uri_of(u->bucket, k)) + "\n";
     write_stdout(s);
   }
+  if (stopped != exit_ok) co_return stopped;
   co_return res.errors.empty() ? exit_ok : exit_error;
 }
 

@@ -93,6 +93,12 @@ struct client_config {
   unsigned max_resumes = 5;
   /// The wall clock used for signing; null: system_clock::now. Tests set it.
   std::function<std::chrono::system_clock::time_point()> clock;
+  /// Host names connected to at a fixed address instead of being resolved
+  /// (as curl's --resolve): {"bucket.localhost", "127.0.0.1"}. The Host
+  /// header and the signature keep the name. For local stores whose
+  /// virtual-hosted names are not in DNS, and for tests; over https the
+  /// certificate is checked against the address connected to.
+  std::vector<std::pair<std::string, std::string>> resolve_overrides;
 };
 
 /// What HeadObject (and GetObject) tell of an object.
@@ -256,10 +262,17 @@ class client {
         std::forward<Token>(token));
   }
 
-  /// GetObject into the file at `path` (created or truncated). A transfer
-  /// broken mid-body resumes with Range plus If-Match on the ETag first
-  /// seen, so two versions are never spliced: if the object changed in
-  /// between the download fails with errc::precondition_failed.
+  /// GetObject into the file at `path`. The body goes to a temporary file
+  /// in the same directory, renamed over `path` only when the whole body
+  /// arrived: a failure (404, a failed If-Match, a broken transfer that
+  /// could not resume), a cancellation or a 304 (If-None-Match matched)
+  /// leaves what was at `path` untouched and removes the temporary file. A
+  /// symbolic link at `path` is followed (its target is replaced); a
+  /// `path` that exists and is not a regular file (a FIFO, /dev/null) is
+  /// written in place. A transfer broken mid-body resumes with Range plus
+  /// If-Match on the ETag first seen, so two versions are never spliced: if
+  /// the object changed in between the download fails with
+  /// errc::precondition_failed.
   /// As below, with default get_params.
   template <class Token = boost::asio::deferred_t>
     requires(!std::is_convertible_v<Token, get_params>)
@@ -358,7 +371,13 @@ class client {
 
   /// DeleteObjects in batches of 1000 with Content-MD5; per-key failures in
   /// the result. A key XML cannot carry (control characters) is deleted with
-  /// DeleteObject instead.
+  /// DeleteObject instead. A batch whose request fails (after the HTTP
+  /// layer's retries) stops the operation: if it was the first request, the
+  /// operation completes with that error (nothing was deleted); otherwise
+  /// with a value whose `deleted` and `errors` hold what the batches before
+  /// it did, `failure` the error and `not_done` the keys of the failed
+  /// batch and of those never sent (see delete_objects_result).
+  /// Cancellation: as a failure, reported the same way.
   template <class Token = boost::asio::deferred_t>
   auto async_delete_objects(std::string_view bucket, std::vector<std::string> keys, Token&& token = {}) {
     return start<result<delete_objects_result>>(

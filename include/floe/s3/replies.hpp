@@ -7,6 +7,7 @@
 // be mistaken for a result.
 
 #include <floe/config.hpp>
+#include <floe/error.hpp>
 #include <floe/result.hpp>
 
 #include <cstdint>
@@ -84,6 +85,14 @@ struct delete_failure {
 struct delete_objects_result {
   std::vector<std::string> deleted;
   std::vector<delete_failure> errors;
+  /// Set by client::async_delete_objects only (a parsed reply leaves them
+  /// empty): when a batch's request failed after earlier batches ran, the
+  /// error that stopped it, and the keys whose fate is unknown or that were
+  /// never sent (the failed batch's and the later ones'). `failure.code` is
+  /// empty when every batch ran.
+  error failure;
+  std::vector<std::string> not_done;
+  bool complete() const noexcept { return !failure.code; }
 };
 /// Parses a DeleteObjects reply (`DeleteResult`).
 FLOE_DECL result<delete_objects_result> parse_delete_objects(std::string_view body);

@@ -165,6 +165,31 @@ class CliCases(unittest.TestCase):
         left = json.loads(self.floe("--json", "ls", "-r", self.uri("rm/")).stdout)
         self.assertEqual(left["objects"], [])
 
+    def test_rm_recursive_second_batch_fails(self):
+        # 1001 keys: two DeleteObjects batches; the second is refused. The
+        # keys the first deleted are still printed, the error is reported and
+        # decides the exit code, and the key left over is still there.
+        with tempfile.TemporaryDirectory(prefix="floe-cli-rmstop-") as d:
+            for i in range(1001):
+                with open(os.path.join(d, f"k{i:05d}"), "wb") as f:
+                    f.write(b"x")
+            self.floe("cp", "--recursive", "--concurrency", "16", d + "/", self.uri("rmstop/"))
+        listed = json.loads(self.floe("--json", "ls", "-r", self.uri("rmstop/")).stdout)
+        keys = [o["key"] for o in listed["objects"]]
+        self.assertEqual(len(keys), 1001)
+        rid = self.add_rule({"match": {"method": "POST", "path": f"^/{self.bucket}/?$", "query": "^delete$"},
+                             "trigger": {"nth": [2]},
+                             "action": {"type": "reply", "status": 403, "headers": {"Content-Type": "application/xml"},
+                                        "body": "<Error><Code>AccessDenied</Code><Message>denied by the test</Message>"
+                                                "<RequestId>tx-rmstop</RequestId></Error>"}})
+        r = self.floe("--json", "rm", "--recursive", self.uri("rmstop"), rc=1)
+        self.assertEqual(self.rule_fired(rid), 1)
+        out = json.loads(r.stdout)
+        self.assertEqual(out["deleted"], keys[:1000])
+        self.assertIn("AccessDenied", r.stderr.decode())
+        left = json.loads(self.floe("--json", "ls", "-r", self.uri("rmstop/")).stdout)
+        self.assertEqual([o["key"] for o in left["objects"]], keys[1000:])
+
     def test_mb_rb(self):
         b = "floe-cli-mb-" + uuid.uuid4().hex[:10]
         self.assertEqual(json.loads(self.floe("--json", "mb", f"s3://{b}").stdout), {"bucket": b, "created": True})

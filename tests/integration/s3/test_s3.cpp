@@ -402,7 +402,7 @@ TEST_CASE("ranged GET returns exactly the bytes asked for, with Content-Range") 
   auto g5 = finish(io, f5);
   REQUIRE_FALSE(g5.has_value());
   CHECK(g5.error().code == errc::malformed_reply);
-  CHECK(std::filesystem::file_size(path2) == 0);
+  CHECK_FALSE(fs::exists(path2));  // a failed download creates no file
   CHECK(ctl.rule_counter(ignore, "fired") >= 2);
   ctl.delete_rule(ignore);
 }
@@ -542,11 +542,21 @@ TEST_CASE("listing more than 1000 keys pages transparently; DeleteObjects of 150
   REQUIRE(!a->objects.empty());
   CHECK(a->objects.front().key == "k/01235");
 
+  // Exactly two POST ?delete (1000 + 500), each with a Content-MD5 of the
+  // body's MD5 (base64 of 16 bytes), as AWS requires of DeleteObjects.
+  auto& ctl = s3_target::get().control;
+  int const with_md5 = ctl.add_rule(R"({"match": {"method": "POST", "path": "^/)" + b.name +
+                                    R"(/?$", "query": "^delete$", "headers_present": ["Content-MD5"], "header": {"Content-MD5": "^[A-Za-z0-9+/]{22}==$"}}, "action": {"type": "delay", "ms": 0}})");
+  int const without_md5 = ctl.add_rule(R"({"match": {"method": "POST", "path": "^/)" + b.name +
+                                       R"(/?$", "query": "^delete$"}, "action": {"type": "delay", "ms": 0}})");
   auto df = c->async_delete_objects(b.name, keys, asio::use_future);
   auto d = finish(io, df, 120s);
   REQUIRE_OK(d);
+  CHECK(d->complete());
   CHECK(d->errors.empty());
   CHECK(d->deleted.size() == 1500);
+  CHECK(ctl.rule_counter(with_md5, "fired") == 2);
+  CHECK(ctl.rule_counter(without_md5, "matched") == 0);
   auto lf2 = c->async_list_objects(b.name, asio::use_future);
   auto l2 = finish(io, lf2);
   REQUIRE_OK(l2);
@@ -1002,4 +1012,351 @@ TEST_CASE("DeleteObjects reports the keys the store could not delete") {
   CHECK(d->errors[0].code == "AccessDenied");
   std::sort(d->deleted.begin(), d->deleted.end());
   CHECK(d->deleted == std::vector<std::string>{"a", "d"});
+}
+
+namespace {
+
+std::string read_all(std::string const& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+std::vector<std::string> dir_entries(fs::path const& dir) {
+  std::vector<std::string> names;
+  for (auto const& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string base64(std::string_view data) {
+  std::string out(4 * ((data.size() + 2) / 3) + 1, '\0');
+  int const n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<unsigned char const*>(data.data()), static_cast<int>(data.size()));
+  out.resize(static_cast<std::size_t>(n));
+  return out;
+}
+
+// Runs `io` until `done()` holds or `limit` passes; returns done().
+template <class Done>
+bool run_until(asio::io_context& io, Done done, std::chrono::seconds limit) {
+  auto const deadline = std::chrono::steady_clock::now() + limit;
+  while (!done() && std::chrono::steady_clock::now() < deadline) {
+    if (io.stopped()) io.restart();
+    io.run_one_for(20ms);
+  }
+  return done();
+}
+
+}  // namespace
+
+TEST_CASE("a download that fails (404, failed If-Match) or is not modified (304) leaves the existing file as it was") {
+  proxy_scope px;
+  asio::io_context io;
+  auto c = make_client(io);
+  bucket_guard b(io, *c, "dlkeep");
+  std::string const data = "the object's body";
+  auto p = put(io, *c, b.name, "obj", data);
+  REQUIRE_OK(p);
+  temp_dir dir;
+  auto const path = dir.file("out");
+  std::string const previous = "what the file held before: not to be lost";
+  {
+    std::ofstream pre(path, std::ios::binary);
+    pre << previous;
+  }
+  auto const only_the_file = std::vector<std::string>{"out"};
+
+  auto mf = c->async_download(b.name, "no such key", path, asio::use_future);
+  auto m = finish(io, mf);
+  REQUIRE_FALSE(m.has_value());
+  CHECK(m.error().code == errc::not_found);
+  CHECK(read_all(path) == previous);
+  CHECK(dir_entries(dir.path) == only_the_file);  // no temporary file left behind
+
+  floe::s3::get_params wrong;
+  wrong.conditions.if_match = std::string(32, '0');
+  auto wf = c->async_download(b.name, "obj", path, wrong, asio::use_future);
+  auto w = finish(io, wf);
+  REQUIRE_FALSE(w.has_value());
+  CHECK(w.error().code == errc::precondition_failed);
+  CHECK(read_all(path) == previous);
+  CHECK(dir_entries(dir.path) == only_the_file);
+
+  floe::s3::get_params current;
+  current.conditions.if_none_match = p->etag;
+  auto nf = c->async_download(b.name, "obj", path, current, asio::use_future);
+  auto n = finish(io, nf);
+  REQUIRE_OK(n);
+  CHECK(n->not_modified);
+  CHECK(read_all(path) == previous);
+  CHECK(dir_entries(dir.path) == only_the_file);
+
+  // A failure before any file existed creates none.
+  auto const fresh = dir.file("fresh");
+  auto ff = c->async_download(b.name, "no such key", fresh, asio::use_future);
+  CHECK_FALSE(finish(io, ff).has_value());
+  CHECK_FALSE(fs::exists(fresh));
+
+  // A download that succeeds replaces the content, keeping the permissions.
+  fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  auto gf = c->async_download(b.name, "obj", path, asio::use_future);
+  REQUIRE_OK(finish(io, gf));
+  CHECK(read_all(path) == data);
+  CHECK(dir_entries(dir.path) == only_the_file);
+  CHECK(fs::status(path).permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
+}
+
+TEST_CASE("DeleteObjects whose second batch fails reports what the first deleted, the error and the keys left") {
+  proxy_scope px;
+  asio::io_context io;
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.http.retry.max_attempts = 1;
+  auto c = make_client(io, cfg);
+  bucket_guard b(io, *c, "delstop");
+  // 1500 keys; a few of them exist, in each batch (a missing key deletes fine).
+  std::vector<std::string> keys;
+  for (int i = 0; i < 1500; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "k/%05d", i);
+    keys.emplace_back(name);
+  }
+  for (auto i : {0, 999, 1000, 1499}) REQUIRE_OK(put(io, *c, b.name, keys[static_cast<std::size_t>(i)], "x"));
+  auto& ctl = s3_target::get().control;
+  std::string const denied =
+      R"({"type": "reply", "status": 403, "headers": {"Content-Type": "application/xml"}, "body": "<Error><Code>AccessDenied</Code><Message>denied by the test</Message><RequestId>DELREQ</RequestId></Error>"})";
+  int const second = ctl.add_rule(R"({"match": {"method": "POST", "path": "^/)" + b.name +
+                                  R"(/?$", "query": "^delete$"}, "trigger": {"nth": [2, 3]}, "action": )" + denied + "}");
+  auto df = c->async_delete_objects(b.name, keys, asio::use_future);
+  auto d = finish(io, df, 120s);
+  REQUIRE_OK(d);
+  CHECK(ctl.rule_counter(second, "matched") == 2);
+  CHECK_FALSE(d->complete());
+  CHECK(d->failure.code == errc::denied);
+  CHECK(d->failure.diag.code == "AccessDenied");
+  CHECK(d->failure.diag.operation == "DeleteObjects");
+  CHECK(d->errors.empty());
+  REQUIRE(d->deleted.size() == 1000);
+  CHECK(d->deleted.front() == keys[0]);
+  CHECK(d->deleted.back() == keys[999]);
+  REQUIRE(d->not_done.size() == 500);
+  CHECK(d->not_done.front() == keys[1000]);
+  CHECK(d->not_done.back() == keys[1499]);
+  // The store agrees: the first batch's keys are gone, the second's are not.
+  auto lf = c->async_list_objects(b.name, asio::use_future);
+  auto l = finish(io, lf);
+  REQUIRE_OK(l);
+  std::vector<std::string> left;
+  for (auto const& o : l->objects) left.push_back(o.key);
+  CHECK(left == std::vector<std::string>{keys[1000], keys[1499]});
+
+  // When the first request fails nothing was done: a plain error.
+  std::vector<std::string> two{keys[1000], keys[1499]};
+  auto ef = c->async_delete_objects(b.name, two, asio::use_future);
+  auto e = finish(io, ef);
+  REQUIRE_FALSE(e.has_value());
+  CHECK(e.error().code == errc::denied);
+  CHECK(ctl.rule_counter(second, "fired") == 2);
+}
+
+TEST_CASE("a part reply without an ETag is a malformed reply: the upload is aborted, never completed") {
+  proxy_scope px;
+  asio::io_context io;
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.multipart_threshold = 5u << 20;
+  cfg.part_size = 5u << 20;
+  cfg.multipart_concurrency = 1;
+  auto c = make_client(io, cfg);
+  bucket_guard b(io, *c, "noetag");
+  temp_dir dir;
+  auto const src = dir.file("src");
+  write_pattern_file(src, 11u << 20, 17);
+  auto& ctl = s3_target::get().control;
+  int const no_etag = ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + b.name +
+                                   R"(/obj$", "query": "partNumber=2&"}, "action": {"type": "reply", "when": "after", "status": 200, "headers": {"x-amz-request-id": "NOETAG"}, "body": ""}})");
+  int const completes = ctl.add_rule(R"({"match": {"method": "POST", "path": "^/)" + b.name +
+                                     R"(/obj$", "query": "uploadId="}, "action": {"type": "delay", "ms": 0}})");
+  int const aborts = ctl.add_rule(R"({"match": {"method": "DELETE", "path": "^/)" + b.name +
+                                  R"(/obj$", "query": "uploadId="}, "action": {"type": "delay", "ms": 0}})");
+  auto uf = c->async_upload_file(b.name, "obj", src, asio::use_future);
+  auto u = finish(io, uf, 120s);
+  CHECK(ctl.rule_counter(no_etag, "fired") == 1);
+  REQUIRE_FALSE(u.has_value());
+  CHECK(u.error().code == errc::malformed_reply);
+  CHECK(u.error().diag.operation == "UploadPart");
+  CHECK(u.error().diag.request_id == "NOETAG");
+  CHECK(u.error().what().find("no ETag") != std::string::npos);
+  CHECK(run_until(io, [&] { return ctl.rule_counter(aborts, "fired") == 1; }, 30s));
+  CHECK(ctl.rule_counter(completes, "matched") == 0);
+  auto hf = c->async_head_object(b.name, "obj", asio::use_future);
+  auto h = finish(io, hf);
+  REQUIRE_FALSE(h.has_value());
+  CHECK(h.error().code == errc::not_found);
+}
+
+TEST_CASE("multipart parts are in flight together: with concurrency 3, parts 1-3 are held at once") {
+  proxy_scope px;
+  asio::io_context io;
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.multipart_threshold = 5u << 20;
+  cfg.part_size = 5u << 20;
+  cfg.multipart_concurrency = 3;
+  // Longer than the wait below: a held part is never timed out and resent
+  // (a resend would be a second request, not a second part).
+  cfg.http.idle_timeout = 180s;
+  auto c = make_client(io, cfg);
+  bucket_guard b(io, *c, "parallel");
+  temp_dir dir;
+  auto const src = dir.file("src");
+  write_pattern_file(src, 16u << 20, 23);  // 4 parts: 5 + 5 + 5 + 1 MiB
+  auto& ctl = s3_target::get().control;
+  std::vector<int> holds;
+  for (int part = 1; part <= 4; ++part)
+    holds.push_back(ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + b.name + R"(/obj$", "query": "partNumber=)" +
+                                 std::to_string(part) + R"(&"}, "action": {"type": "hold"}})"));
+  auto uf = c->async_upload_file(b.name, "obj", src, asio::use_future);
+  // No part is answered while held: parts 1, 2 and 3 held together means
+  // three were sent before any finished; the fourth waits for one of them.
+  auto held = [&](int i) { return ctl.rule_counter(holds[static_cast<std::size_t>(i)], "held"); };
+  bool const three = run_until(io, [&] { return held(0) + held(1) + held(2) >= 3; }, 60s);
+  CHECK(three);
+  CHECK(held(0) == 1);
+  CHECK(held(1) == 1);
+  CHECK(held(2) == 1);
+  CHECK(ctl.rule_counter(holds[3], "matched") == 0);
+  for (int id : holds) ctl.delete_rule(id);  // releases them
+  auto u = finish(io, uf, 120s);
+  REQUIRE_OK(u);
+  CHECK(u->parts == 4);
+  auto const out = dir.file("out");
+  auto df = c->async_download(b.name, "obj", out, asio::use_future);
+  REQUIRE_OK(finish(io, df, 120s));
+  CHECK(sha256_file(out) == sha256_file(src));
+}
+
+TEST_CASE("CreateBucket sends a LocationConstraint outside us-east-1 and none in us-east-1") {
+  proxy_scope px;
+  asio::io_context io;
+  auto& t = s3_target::get();
+  auto& ctl = t.control;
+  auto rule_pair = [&](std::string const& name) {
+    int const with_body = ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + name +
+                                       R"(/?$", "header": {"Content-Length": "^[1-9]"}}, "action": {"type": "delay", "ms": 0}})");
+    int const any = ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + name +
+                                 R"(/?$"}, "action": {"type": "delay", "ms": 0}})");
+    return std::pair<int, int>(with_body, any);
+  };
+
+  auto cfg = base_config(t.secret_key);
+  cfg.addressing.region = "eu-west-1";
+  auto eu = make_client(io, cfg);
+  auto const eu_name = bucket_name("loc-eu");
+  auto [eu_body, eu_other] = rule_pair(eu_name);
+  auto ef = eu->async_create_bucket(eu_name, asio::use_future);
+  auto e = finish(io, ef);
+  CHECK(ctl.rule_counter(eu_body, "fired") == 1);  // a body went with it
+  CHECK(ctl.rule_counter(eu_other, "matched") == 0);
+  if (t.is_rgw()) {
+    // RGW's zonegroup is not eu-west-1: it read the constraint and refused it.
+    REQUIRE_FALSE(e.has_value());
+    CHECK(e.error().diag.code == "InvalidLocationConstraint");
+  } else {
+    REQUIRE_OK(e);
+    auto loc = floe::test::http_call(t.direct, "GET", "/" + eu_name + "?location");
+    CHECK(loc.status == 200);
+    CHECK(loc.body.find(">eu-west-1</LocationConstraint>") != std::string::npos);
+    auto df = eu->async_delete_bucket(eu_name, asio::use_future);
+    REQUIRE_OK(finish(io, df));
+  }
+
+  auto us = make_client(io);  // us-east-1
+  auto const us_name = bucket_name("loc-us");
+  auto [us_body, us_other] = rule_pair(us_name);
+  auto uf = us->async_create_bucket(us_name, asio::use_future);
+  REQUIRE_OK(finish(io, uf));
+  CHECK(ctl.rule_counter(us_body, "matched") == 0);  // no body at all
+  CHECK(ctl.rule_counter(us_other, "fired") == 1);
+  if (!t.is_rgw()) {
+    auto loc = floe::test::http_call(t.direct, "GET", "/" + us_name + "?location");
+    CHECK(loc.status == 200);
+    CHECK(loc.body.find("</LocationConstraint>") == std::string::npos);  // empty: us-east-1
+  }
+  auto df = us->async_delete_bucket(us_name, asio::use_future);
+  REQUIRE_OK(finish(io, df));
+}
+
+TEST_CASE("a second region redirect is an error, not a loop; the first was remembered") {
+  proxy_scope px;
+  asio::io_context io;
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.http.retry.max_attempts = 1;
+  auto c = make_client(io, cfg);
+  bucket_guard b(io, *c, "redirect2");
+  auto& ctl = s3_target::get().control;
+  // The bytes AWS sends for a bucket in another region (the shape of its
+  // documented PermanentRedirect reply; no Date, so no clock-skew logic).
+  std::string const body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>PermanentRedirect</Code><Message>The "
+                           "bucket you are attempting to access must be addressed using the specified endpoint. Please send "
+                           "all future requests to this endpoint.</Message><Endpoint>" + b.name +
+                           ".s3.eu-west-2.amazonaws.com</Endpoint><Bucket>" + b.name +
+                           "</Bucket><RequestId>4Q9SJ2B6XAWBCN60</RequestId><HostId>m3Cl9JQyfnDZ8XQk4HqtUFHVYa"
+                           "Hdo2b7Ns0R1+h7NVvzGLEvoxMxuUwzcgTzEVhs5UV2hSQ0sV4=</HostId></Error>";
+  std::string const reply = "HTTP/1.1 301 Moved Permanently\r\nx-amz-bucket-region: eu-west-2\r\n"
+                            "x-amz-request-id: 4Q9SJ2B6XAWBCN60\r\nx-amz-id-2: m3Cl9JQyfnDZ8XQk4HqtUFHVYaHdo2b7Ns0R1+"
+                            "h7NVvzGLEvoxMxuUwzcgTzEVhs5UV2hSQ0sV4=\r\nContent-Type: application/xml\r\nContent-Length: " +
+                            std::to_string(body.size()) + "\r\nServer: AmazonS3\r\n\r\n" + body;
+  int const first = ctl.add_rule(R"({"match": {"path": "^/)" + b.name +
+                                 R"(/k$", "header": {"Authorization": "/us-east-1/s3/aws4_request"}}, "action": {"type": "reply", "raw_b64": ")" +
+                                 base64(reply) + R"("}})");
+  // The region it named answers with yet another region.
+  int const second = ctl.add_rule(R"({"match": {"path": "^/)" + b.name +
+                                  R"(/k$", "header": {"Authorization": "/eu-west-2/s3/aws4_request"}}, "trigger": {"nth": [1]}, "action": {"type": "reply", "status": 301, "headers": {"x-amz-bucket-region": "ap-south-1", "Content-Type": "application/xml"}, "body": "<Error><Code>PermanentRedirect</Code><Message>again</Message><RequestId>R2</RequestId></Error>"}})");
+  int const further = ctl.add_rule(R"({"match": {"path": "^/)" + b.name +
+                                   R"(/k$", "header": {"Authorization": "/ap-south-1/s3/aws4_request"}}, "action": {"type": "delay", "ms": 0}})");
+  auto r = put(io, *c, b.name, "k", "v");
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().diag.http_status == 301);
+  CHECK(r.error().diag.request_id == "R2");
+  CHECK(ctl.rule_counter(first, "fired") == 1);
+  CHECK(ctl.rule_counter(second, "fired") == 1);
+  CHECK(ctl.rule_counter(further, "matched") == 0);  // nothing sent to ap-south-1
+  auto remembered = c->bucket_regions().lookup(b.name);
+  REQUIRE(remembered.has_value());
+  CHECK(*remembered == "eu-west-2");
+  // The next request goes straight to the remembered region (signed for it).
+  auto again = put(io, *c, b.name, "k", "v");
+  REQUIRE_OK(again);
+  CHECK(ctl.rule_counter(first, "matched") == 1);
+  CHECK(ctl.rule_counter(second, "matched") == 2);
+  CHECK(ctl.rule_counter(further, "matched") == 0);
+  c->bucket_regions().forget(b.name);
+}
+
+TEST_CASE("virtual-hosted style against the store: bucket.localhost through the proxy") {
+  proxy_scope px;
+  asio::io_context io;
+  auto& t = s3_target::get();
+  auto c = make_client(io);
+  bucket_guard b(io, *c, "vhost");
+  auto const colon = t.endpoint.rfind(':');
+  REQUIRE(colon != std::string::npos);
+  auto cfg = base_config(t.secret_key);
+  cfg.addressing.endpoint_url = "http://localhost" + t.endpoint.substr(colon);
+  cfg.addressing.style = floe::s3::addressing_style::virtual_hosted;
+  // *.localhost is not in DNS or /etc/hosts here: connect to loopback.
+  cfg.resolve_overrides = {{b.name + ".localhost", "127.0.0.1"}};
+  auto v = make_client(io, cfg);
+  auto& ctl = s3_target::get().control;
+  int const vhosted = ctl.add_rule(R"({"match": {"path": "^/dir/a%20b$", "header": {"Host": "^)" + b.name +
+                                   R"(\\.localhost:[0-9]+$"}}, "action": {"type": "delay", "ms": 0}})");
+  std::string const data = "virtually hosted";
+  auto p = put(io, *v, b.name, "dir/a b", data);
+  REQUIRE_OK(p);
+  auto g = get(io, *v, b.name, "dir/a b");
+  REQUIRE_OK(g);
+  CHECK(g->body == data);
+  CHECK(ctl.rule_counter(vhosted, "fired") == 2);
+  // Path style sees the same object in the same bucket.
+  auto pg = get(io, *c, b.name, "dir/a b");
+  REQUIRE_OK(pg);
+  CHECK(pg->body == data);
 }

@@ -24,8 +24,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 namespace floe::s3 {
@@ -144,14 +146,75 @@ inline error with_context(error e, op_spec const& op) {
   return e;
 }
 
-// A file written at increasing offsets by a download's stream sink.
+// Where a download writes: a temporary file beside the target, renamed over
+// it by commit() once the whole body is there, so that a failed, cancelled or
+// not-modified download never truncates what the target held. The
+// temporary file is removed unless committed. A target that exists and is
+// not a regular file (a FIFO, /dev/null) cannot be replaced by rename: it is
+// written in place.
 struct out_file {
   int fd = -1;
+  std::string target;  // the file to produce (a symbolic link resolved)
+  std::string temp;    // empty: writing the target in place
+
   out_file() = default;
   out_file(out_file const&) = delete;
   out_file& operator=(out_file const&) = delete;
-  ~out_file() {
+  ~out_file() { discard(); }
+
+  // Opens the temporary file (or, see above, the target). errno on failure.
+  bool open(std::string const& path) {
+    target = path;
+    struct stat st {};
+    bool const exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+      fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+      return fd >= 0;
+    }
+    if (exists) {
+      if (::access(path.c_str(), W_OK) != 0) return false;  // as opening it for writing would
+      if (char* real = ::realpath(path.c_str(), nullptr)) {
+        target = real;
+        std::free(real);
+      }
+    }
+    auto const slash = target.rfind('/');
+    std::string const dir = slash == std::string::npos ? std::string() : target.substr(0, slash + 1);
+    std::string const base = slash == std::string::npos ? target : target.substr(slash + 1);
+    static std::atomic<unsigned> counter{0};
+    for (int tries = 0; tries < 100; ++tries) {
+      auto const stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+      temp = dir + "." + base + ".floe-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" +
+             std::to_string(static_cast<unsigned long long>(stamp) % 1000000007ull);
+      fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+      if (fd >= 0) {
+        // The replacement keeps the permissions the target had.
+        if (exists) (void)::fchmod(fd, st.st_mode & 07777);
+        return true;
+      }
+      if (errno != EEXIST) break;
+    }
+    temp.clear();
+    return false;
+  }
+
+  // Makes the body the target's content; errno-style message on failure.
+  std::string commit() {
+    int const f = fd;
+    fd = -1;
+    if (::close(f) != 0) return std::string("closing ") + (temp.empty() ? target : temp) + ": " + std::strerror(errno);
+    if (temp.empty()) return {};
+    if (::rename(temp.c_str(), target.c_str()) != 0) return "renaming " + temp + " to " + target + ": " + std::strerror(errno);
+    temp.clear();
+    return {};
+  }
+
+  // Drops the temporary file (the target stays as it was).
+  void discard() noexcept {
     if (fd >= 0) ::close(fd);
+    fd = -1;
+    if (!temp.empty()) ::unlink(temp.c_str());
+    temp.clear();
   }
 };
 
@@ -274,6 +337,12 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     ep.tls = tgt->scheme == "https";
     ep.host = tgt->host;
     ep.port = tgt->port;
+    for (auto const& [name, address] : cfg_.resolve_overrides) {
+      if (http::fields::iequals(name, ep.host)) {
+        ep.host = address;  // the Host header (set below) keeps the name
+        break;
+      }
+    }
     auto const wire_query = op.query.str();
     req.method = std::string(op.method);
     req.target = tgt->path;
@@ -473,12 +542,9 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
 
   bool const streamed = path != nullptr || write != nullptr;
   detail::out_file file;
-  if (path != nullptr) {
-    file.fd = ::open(path->c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (file.fd < 0) {
-      co_return detail::invalid(op.operation, op.resource(),
-                                "cannot open " + *path + " for writing: " + std::strerror(errno));
-    }
+  if (path != nullptr && !file.open(*path)) {
+    co_return detail::invalid(op.operation, op.resource(),
+                              "cannot open " + *path + " for writing: " + std::strerror(errno));
   }
 
   std::uint64_t first = 0;
@@ -582,6 +648,13 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
   out.info = detail::info_from(res);
   if (!out.info.etag.empty() && !etag.empty() && out.info.etag != etag) out.info.etag = etag;
   if (!streamed) out.body = std::move(res.body);
+  if (file.fd >= 0) {
+    if (out.not_modified) {
+      file.discard();  // the caller's copy is current: keep it
+    } else if (auto failed = file.commit(); !failed.empty()) {
+      co_return detail::invalid(op.operation, op.resource(), "cannot write the download: " + failed);
+    }
+  }
   co_return out;
 }
 
@@ -743,6 +816,17 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
         parts[i].etag = "\"" + cr->etag + "\"";
       } else {
         parts[i].etag = std::string(res.headers.get("ETag"));
+        if (normalize_etag(parts[i].etag).empty()) {
+          // Completing with an empty ETag would fail on the store, or worse,
+          // be accepted: the part is refused here and the upload aborted.
+          if (!failure) {
+            error bad(errc::malformed_reply, "the reply to part " + std::to_string(i + 1) + " has no ETag");
+            bad.diag.http_status = res.status;
+            bad.diag.request_id = std::string(res.headers.get("x-amz-request-id"));
+            failure = detail::with_context(std::move(bad), op);
+          }
+          co_return;
+        }
       }
     }
   };
@@ -863,9 +947,18 @@ FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> client::do_delet
     req.body = http::body_source::memory(*body);
     http::response res;
     auto e = co_await execute(op, req, res);
-    if (e.code) co_return e;
-    auto parsed = parse_delete_objects(res.body);
-    if (!parsed) co_return detail::with_context(parsed.error(), op);
+    auto parsed = e.code ? result<delete_objects_result>(std::move(e)) : parse_delete_objects(res.body);
+    if (!parsed) {
+      auto err = detail::with_context(parsed.error(), op);
+      // The first request: nothing was done, a plain error. Later: what the
+      // earlier batches did is kept, with the error and the keys left over.
+      if (all.deleted.empty() && all.errors.empty()) co_return err;
+      all.failure = std::move(err);
+      for (auto& k : batch) all.not_done.push_back(std::move(k));
+      for (; i < keys.size(); ++i) all.not_done.push_back(std::move(keys[i]));
+      for (auto& k : singles) all.not_done.push_back(std::move(k));
+      co_return all;
+    }
     // Quiet mode lists only failures: the rest of the batch was deleted.
     std::vector<std::string_view> failed;
     for (auto const& f : parsed->errors) failed.push_back(f.key);
