@@ -988,6 +988,9 @@ awaitable<int> cmd_rm(context& x) {
     w.end_array().key("errors").begin_array();
     for (auto const& f : res.errors)
       w.begin_object().field("key", f.key).field("code", f.code).field("message", f.message).end_object();
+    // Keys a failed batch left: in the failed request or never sent.
+    w.end_array().key("not_done").begin_array();
+    for (auto const& k : res.not_done) w.value(k);
     w.end_array().end_object();
     write_stdout(w.line());
   } else {

@@ -186,6 +186,7 @@ class CliCases(unittest.TestCase):
         self.assertEqual(self.rule_fired(rid), 1)
         out = json.loads(r.stdout)
         self.assertEqual(out["deleted"], keys[:1000])
+        self.assertEqual(out["not_done"], keys[1000:])
         self.assertIn("AccessDenied", r.stderr.decode())
         left = json.loads(self.floe("--json", "ls", "-r", self.uri("rmstop/")).stdout)
         self.assertEqual([o["key"] for o in left["objects"]], keys[1000:])
