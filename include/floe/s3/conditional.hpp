@@ -45,6 +45,7 @@
 #include <floe/result.hpp>
 #include <floe/s3/client.hpp>
 #include <floe/s3/replies.hpp>
+#include <floe/s3/store_support.hpp>
 
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -122,27 +123,6 @@ FLOE_DECL result<write_outcome> outcome_of_error(error const& e, std::string_vie
 /// Pure: the two ETags name the same version (after normalisation: quotes,
 /// W/ prefix). Two empty ETags are not the same version.
 FLOE_DECL bool same_etag(std::string_view a, std::string_view b) noexcept;
-
-/// Pure: the client talks to AWS's own S3 endpoints: no custom endpoint, or
-/// one whose host is under amazonaws.com or amazonaws.com.cn. Those are the
-/// stores known to honour a condition on CompleteMultipartUpload and the
-/// copy-source conditions of CopyObject; moto and Ceph RGW 16.2 ignore them
-/// (and an unknown store is not trusted to honour them).
-FLOE_DECL bool is_aws_endpoint(addressing_config const& a) noexcept;
-
-/// How a conditional upload of `size` bytes is sent.
-enum class conditional_upload_plan : std::uint8_t {
-  single_put,             // one PutObject carrying the condition
-  condition_on_complete,  // a multipart upload, the condition on CompleteMultipartUpload
-  refuse,                 // errc::unsupported: the store would drop the condition
-};
-
-/// Pure: one PUT up to `max_single_put`; above it the condition goes on
-/// CompleteMultipartUpload where the store is known to honour it there
-/// (is_aws_endpoint), and the upload is refused everywhere else, before
-/// anything is sent.
-FLOE_DECL conditional_upload_plan plan_conditional_upload(std::uint64_t size, std::uint64_t max_single_put,
-                                                          addressing_config const& a) noexcept;
 
 /// The user-metadata name (x-amz-meta-floe-write-id) under which a
 /// conditional put may carry a write id of its own, so that an ambiguous

@@ -8,7 +8,7 @@
 #include <floe/errors/classify.hpp>
 #include <floe/errors/reply_error.hpp>
 #include <floe/retry/clock_skew.hpp>
-#include <floe/s3/conditional.hpp>
+#include <floe/s3/store_support.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/deferred.hpp>
@@ -1050,10 +1050,12 @@ FLOE_DECL boost::asio::awaitable<result<copy_result>> client::do_copy(copy_param
     // then: say so if that is a version they exclude. (A multipart ETag may
     // be recomputed by the copy: it is not compared.)
     std::string why;
+    auto const got = normalize_etag(r->etag);
     auto const want = normalize_etag(p.source_if_match);
-    if (!want.empty() && want.find('-') == std::string_view::npos && !same_etag(r->etag, want))
+    auto const unwanted = normalize_etag(p.source_if_none_match);
+    if (!want.empty() && want.find('-') == std::string_view::npos && got != want)
       why = "source_if_match " + std::string(want);
-    else if (!p.source_if_none_match.empty() && same_etag(r->etag, p.source_if_none_match))
+    else if (!unwanted.empty() && got == unwanted)
       why = "source_if_none_match " + std::string(normalize_etag(p.source_if_none_match));
     if (!why.empty()) {
       error pf(errc::precondition_failed,
