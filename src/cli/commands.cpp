@@ -273,9 +273,6 @@ result<s3::written> written_or_error(s3::write_outcome const& o, std::string_vie
              "the reply was ambiguous" + (u.message.empty() ? std::string() : ": " + u.message));
 }
 
-// S3's limit for one PutObject.
-constexpr std::uint64_t max_single_put = std::uint64_t{5} << 30;
-
 // ---- ambiguous conditional writes -------------------------------------------
 
 // 20 characters of [a-z0-9] from the system's random source.
@@ -288,15 +285,16 @@ std::string new_write_id() {
 }
 
 // After an ambiguous reply to a conditional put (lost, cut, or a 5xx: it may
-// or may not have landed), HeadObject tells: this write's id there means it
-// landed (the put succeeded); anything else means this write is not what the
-// key holds, which exits 3 with one line saying so. If the HEAD itself fails
-// the outcome stays unknown (exit 1).
+// or may not have landed), the library looks (s3::async_resolve_ambiguous_put:
+// HeadObject, read again while the answer is undecided, as async_update
+// does): this write's id there means it landed (the put succeeded); anything
+// else means this write is not what the key holds, which exits 3 with one
+// line saying so. If the HEAD itself fails the outcome stays unknown (exit 1).
 awaitable<result<s3::put_result>> resolve_ambiguous(context& x, std::string const& bucket, std::string const& key,
                                                     std::string const& write_id, std::string const& if_match,
                                                     error const& ambiguous) {
   op_trace trace(x, "HeadObject", "HEAD", bucket, std::string_view(key));
-  auto h = co_await x.c.async_head_object(bucket, key);
+  auto h = co_await s3::async_resolve_ambiguous_put(x.c, bucket, key, write_id, if_match);
   trace.done(h);
   std::string const how = ambiguous.diag.http_status != 0
                               ? std::to_string(ambiguous.diag.http_status) +
@@ -308,15 +306,13 @@ awaitable<result<s3::put_result>> resolve_ambiguous(context& x, std::string cons
     e.diag.message = "the reply was ambiguous (" + how + "); " + std::move(what);
     return e;
   };
-  if (!h && h.error().code != errc::not_found) {
+  if (!h) {
     error e = ambiguous;
     e.diag.message = "the reply was ambiguous (" + how + ") and HeadObject could not resolve it (" +
                      h.error().diag.to_string() + ")";
     co_return e;
   }
-  std::optional<s3::object_info> head;
-  if (h) head = std::move(h->info);
-  auto const v = s3::judge_ambiguous_put(head, write_id, if_match);
+  auto const& v = h->verdict;
   using what = s3::ambiguous_put_verdict::what;
   switch (v.verdict) {
     case what::landed: {
@@ -425,13 +421,12 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     struct ::stat cst {};
     if (::stat(path.c_str(), &cst) == 0) file_size = static_cast<std::uint64_t>(cst.st_size);
   }
-  if (conditional && (path.empty() || file_size <= max_single_put)) {
-    // One PUT through the conditional layer (typed outcomes, the Ceph
-    // quoted-ETag fallback), up to S3's 5 GiB single-PUT limit: a condition
-    // on a PUT is honoured by every store tested, while on
-    // CompleteMultipartUpload moto ignores If-Match (the object would be
-    // replaced whatever its ETag). Only larger files go up in parts, the
-    // condition on CompleteMultipartUpload (AWS honours it there).
+  if (conditional) {
+    // Through the conditional layer (typed outcomes, the Ceph quoted-ETag
+    // fallback), which also decides how a file too large for one PUT goes:
+    // in parts with the condition on CompleteMultipartUpload where the store
+    // honours it there (AWS), refused before anything is sent elsewhere
+    // (s3::plan_conditional_upload, client_config::max_single_put).
     auto body = path.empty() ? http::body_source::memory(memory) : http::body_source::file(path, 0, file_size);
     progress bar(label, path.empty() ? memory.size() : file_size, show);
     auto tick = start_ticker(ex, bar);

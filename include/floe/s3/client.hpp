@@ -79,6 +79,11 @@ struct client_config {
   http::client_config http;
   /// Objects at least this large go up in parts (async_upload_file).
   std::uint64_t multipart_threshold = 64ull << 20;
+  /// The most one PutObject may carry: S3's limit (5 GiB). Larger uploads
+  /// go in parts; a conditional one then needs its condition honoured on
+  /// CompleteMultipartUpload, or is refused (s3/conditional.hpp,
+  /// plan_conditional_upload). Tests set a small value.
+  std::uint64_t max_single_put = 5ull << 30;
   /// Part size for multipart uploads (5 MiB .. 5 GiB; grown to keep the
   /// part count at most 10,000).
   std::uint64_t part_size = 16ull << 20;
@@ -308,7 +313,8 @@ class client {
         std::forward<Token>(token));
   }
 
-  /// PutObject of one body (memory, file or stream; at most 5 GiB). Errors
+  /// PutObject of one body (memory, file or stream; at most
+  /// client_config::max_single_put, 5 GiB by default). Errors
   /// include precondition_failed (If-Match / If-None-Match failed),
   /// conflict (a concurrent conditional write won: nothing written) and
   /// unknown_outcome (a conditional write whose reply was lost or a 5xx).
@@ -332,9 +338,12 @@ class client {
   /// Uploads the file at `path`: one PUT below multipart_threshold, else a
   /// multipart upload with parallel parts, aborted on failure or
   /// cancellation. A conditional upload (If-Match / If-None-Match) goes as
-  /// one PUT up to 5 GiB whatever the threshold (moto and Ceph RGW 16.2
-  /// ignore If-Match on CompleteMultipartUpload); above that its condition
-  /// goes on CompleteMultipartUpload, which AWS honours.
+  /// one PUT up to max_single_put whatever the threshold (moto and Ceph RGW
+  /// 16.2 ignore conditions on CompleteMultipartUpload). Above that, on
+  /// AWS's own endpoints, its condition goes on CompleteMultipartUpload;
+  /// anywhere else it fails with errc::unsupported before anything is sent
+  /// (plan_conditional_upload in s3/conditional.hpp): a condition is never
+  /// silently dropped.
   /// As below, with default put_params.
   template <class Token = boost::asio::deferred_t>
     requires(!std::is_convertible_v<Token, put_params>)
@@ -408,6 +417,15 @@ class client {
   /// precondition_failed instead of mixing versions), content type and user
   /// metadata carried over, aborted on failure or cancellation. A 200
   /// carrying <Error> (CopyObject, UploadPartCopy, Complete) is an error.
+  /// Copy-source conditions (source_if_match / source_if_none_match) that
+  /// fail are errc::precondition_failed, nothing copied. AWS enforces them
+  /// on the CopyObject itself; moto ignores x-amz-copy-source-if-match and
+  /// Ceph RGW 16.2 ignores both. So on every endpoint but AWS's own
+  /// (is_aws_endpoint, s3/conditional.hpp) floe also checks them with a
+  /// HeadObject just before the copy, and afterwards compares the copy's
+  /// ETag with what they allow: a source replaced between the check and the
+  /// copy is then reported as precondition_failed too, with the message
+  /// saying that the destination WAS written (with which ETag).
   template <class Token = boost::asio::deferred_t>
   auto async_copy_object(copy_params p, Token&& token = {}) {
     return start<result<copy_result>>([this, p = std::move(p)]() mutable { return do_copy(p); },

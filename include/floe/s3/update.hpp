@@ -118,7 +118,7 @@ struct update_config {
   /// again this many times (after base x 2^n back-off) before reporting
   /// unknown_outcome: a store may show a new version before its metadata
   /// (moto does, for a moment).
-  unsigned undecided_rereads = 3;
+  unsigned undecided_rereads = default_undecided_rereads;
   /// Entries kept in the high-water map (1..64).
   std::size_t max_writers = 32;
   /// Content-Type of the written object (empty: none sent).

@@ -4,13 +4,20 @@
 // through the quoted-ETag fallback, remembered per endpoint), conditional
 // delete, 304 on GET and HEAD; then the stores' exact error replies replayed
 // by the proxy, each mapped to its one outcome, and never retried by the
-// HTTP layer.
+// HTTP layer; a conditional upload too large for one PUT refused; CopyObject
+// and CopyObject copy-source conditions (which moto and RGW 16.2 ignore:
+// floe checks them). The quoted-ETag fallback's remember/forget cycle is in
+// test_quirks_moto.cpp.
 #include "cond_target.hpp"
 
 #include <floe/s3/conditional.hpp>
 #include <floe/s3/update.hpp>
 
 #include <boost/asio/use_future.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
 
 #include <doctest/doctest.h>
 
@@ -329,4 +336,194 @@ TEST_CASE("async_update: create, increment, no change, attempts reported") {
   auto br = finish(fx.io, bf);
   REQUIRE_FALSE(br.has_value());
   CHECK(br.error().code == errc::invalid_argument);
+}
+
+namespace {
+
+// A file of `n` bytes under /tmp, removed at scope exit.
+struct temp_data_file {
+  std::string path;
+  explicit temp_data_file(std::size_t n, char fill) {
+    char tmpl[] = "/tmp/floe-cond-file-XXXXXX";
+    int fd = ::mkstemp(tmpl);
+    REQUIRE(fd >= 0);
+    path = tmpl;
+    std::string const data(n, fill);
+    REQUIRE(::write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size()));
+    ::close(fd);
+  }
+  ~temp_data_file() { ::unlink(path.c_str()); }
+  temp_data_file(temp_data_file const&) = delete;
+  temp_data_file& operator=(temp_data_file const&) = delete;
+};
+
+copy_params copy_of(fixture const& fx, std::string const& src, std::string const& dst) {
+  copy_params p;
+  p.source_bucket = fx.bucket;
+  p.source_key = src;
+  p.bucket = fx.bucket;
+  p.key = dst;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("a conditional upload too large for one PUT is refused before anything is sent; below the limit one PUT") {
+  // moto and Ceph RGW 16.2 ignore a condition on CompleteMultipartUpload:
+  // sent in parts, the condition would be silently dropped there.
+  fixture fx("bigcond");
+  auto& t = cond_target::get();
+  auto cfg = t.client_config();
+  cfg.max_single_put = 64 << 10;  // the single-PUT limit is the client's
+  auto made = client::create(fx.io.get_executor(), cfg);
+  REQUIRE_OK(made);
+  client& small = **made;
+  temp_data_file big(200 << 10, 'b');
+  temp_data_file little(32 << 10, 'l');
+  auto v1 = fx.put("k", "v1");
+  REQUIRE_OK(v1);
+
+  auto const sent_before = t.control.stat("requests");
+  put_params pm;
+  pm.if_match = v1->etag;
+  auto f1 = small.async_upload_file(fx.bucket, "k", big.path, pm, asio::use_future);
+  auto r1 = finish(fx.io, f1);
+  REQUIRE_FALSE(r1.has_value());
+  CHECK(r1.error().code == errc::unsupported);
+  CHECK_MESSAGE(r1.error().diag.message.find("CompleteMultipartUpload") != std::string::npos, r1.error().what());
+  CHECK(r1.error().diag.message.find("nothing was uploaded") != std::string::npos);
+  // The same through async_put_conditional with the file as its body (what `floe put` calls).
+  put_params pc;
+  pc.if_none_match = "*";
+  auto body = body_source::file(big.path, 0, 200 << 10);
+  auto f2 = async_put_conditional(small, fx.bucket, "new", body, pc, asio::use_future);
+  auto r2 = finish(fx.io, f2);
+  REQUIRE_FALSE(r2.has_value());
+  CHECK(r2.error().code == errc::unsupported);
+  CHECK(r2.error().diag.message.find("If-None-Match: *") != std::string::npos);
+  CHECK_MESSAGE(t.control.stat("requests") == sent_before, "a refused upload sent requests");
+  CHECK(fx.get("k")->body == "v1");
+  CHECK_FALSE(fx.head("new").has_value());
+
+  // Without a condition the same file goes up in parts: the limit applies.
+  auto f3 = small.async_upload_file(fx.bucket, "plain", big.path, asio::use_future);
+  auto r3 = finish(fx.io, f3);
+  REQUIRE_OK(r3);
+  CHECK(r3->parts == 1);
+  // Below the limit a conditional upload is one PUT and its condition holds.
+  put_params stale;
+  stale.if_match = "0123456789abcdef0123456789abcdef";
+  auto f4 = small.async_upload_file(fx.bucket, "k", little.path, stale, asio::use_future);
+  auto r4 = finish(fx.io, f4);
+  REQUIRE_FALSE(r4.has_value());
+  CHECK(r4.error().code == errc::precondition_failed);
+  auto lbody = body_source::file(little.path, 0, 32 << 10);
+  auto f5 = async_put_conditional(small, fx.bucket, "k", lbody, pm, asio::use_future);
+  auto r5 = finish(fx.io, f5);
+  REQUIRE_OK(r5);
+  CHECK(kind_of(*r5) == write_outcome_kind::written);
+  CHECK(fx.get("k")->body == std::string(32 << 10, 'l'));
+}
+
+TEST_CASE("CopyObject copy-source conditions: a failed one is precondition_failed and nothing is copied") {
+  // moto ignores x-amz-copy-source-if-match, Ceph RGW 16.2 both: floe checks
+  // them itself there, whether or not it knows the source's size.
+  fixture fx("copycond");
+  auto v1 = fx.put("src", "one");
+  REQUIRE_OK(v1);
+  auto v2 = fx.put("src", "two");
+  REQUIRE_OK(v2);
+  for (bool const known_size : {false, true}) {
+    CAPTURE(known_size);
+    std::string const n = known_size ? "-sized" : "";
+    auto with_size = [&](copy_params p) {
+      if (known_size) p.source_size = 3;
+      return p;
+    };
+    auto copy = [&](copy_params const& p) {
+      auto f = fx.c->async_copy_object(p, asio::use_future);
+      return finish(fx.io, f);
+    };
+    auto stale = with_size(copy_of(fx, "src", "a" + n));
+    stale.source_if_match = v1->etag;
+    auto r1 = copy(stale);
+    REQUIRE_FALSE(r1.has_value());
+    CHECK(r1.error().code == errc::precondition_failed);
+    CHECK_FALSE(fx.head("a" + n).has_value());
+
+    auto right = with_size(copy_of(fx, "src", "b" + n));
+    right.source_if_match = "\"" + v2->etag + "\"";
+    auto r2 = copy(right);
+    REQUIRE_OK(r2);
+    CHECK(same_etag(r2->etag, v2->etag));
+    CHECK(fx.get("b" + n)->body == "two");
+
+    auto current = with_size(copy_of(fx, "src", "c" + n));
+    current.source_if_none_match = v2->etag;
+    auto r3 = copy(current);
+    REQUIRE_FALSE(r3.has_value());
+    CHECK(r3.error().code == errc::precondition_failed);
+    CHECK_FALSE(fx.head("c" + n).has_value());
+
+    auto other = with_size(copy_of(fx, "src", "d" + n));
+    other.source_if_none_match = v1->etag;
+    auto r4 = copy(other);
+    REQUIRE_OK(r4);
+    CHECK(fx.get("d" + n)->body == "two");
+  }
+}
+
+TEST_CASE("CopyObject copy-source condition: a source replaced between floe's check and the copy is reported") {
+  // The proxy makes floe's check see the old version (as if the source was
+  // replaced right after it); the store, ignoring the header, copies the new.
+  fixture fx("copyrace");
+  auto& t = cond_target::get();
+  auto v1 = fx.put("src", "one");
+  REQUIRE_OK(v1);
+  auto v2 = fx.put("src", "two");
+  REQUIRE_OK(v2);
+  int const id = t.control.add_rule(
+      "{\"match\": {\"method\": \"HEAD\", \"path\": " + floe::test::json_str("/" + fx.bucket + "/src$") +
+      "}, \"trigger\": {\"first\": 1}, \"action\": {\"type\": \"reply\", \"status\": 200, \"headers\": {\"ETag\": " +
+      floe::test::json_str("\"" + v1->etag + "\"") + "}}}");
+  auto p = copy_of(fx, "src", "dst");
+  p.source_if_match = v1->etag;
+  p.source_size = 3;
+  auto f = fx.c->async_copy_object(p, asio::use_future);
+  auto r = finish(fx.io, f);
+  CHECK(t.control.rule_counter(id, "fired") == 1);
+  REQUIRE_FALSE(r.has_value());
+  CHECK(r.error().code == errc::precondition_failed);
+  CHECK_MESSAGE(r.error().diag.message.find("WAS written") != std::string::npos, r.error().what());
+  CHECK(r.error().diag.message.find(v2->etag) != std::string::npos);
+  CHECK(fx.get("dst")->body == "two");
+}
+
+TEST_CASE("CopyObject: the stores' 412 bytes and a 304 are precondition_failed") {
+  fixture fx("copy412");
+  auto& t = cond_target::get();
+  auto v = fx.put("src", "one");
+  REQUIRE_OK(v);
+  std::string const dst_path = floe::test::json_str("/" + fx.bucket + "/dst$");
+  for (char const* file : {"ceph-pacific-412-precondition.http", "moto-412-precondition.http", ""}) {
+    CAPTURE(file);
+    std::string const action =
+        *file ? "{\"type\": \"reply\", \"raw_b64\": \"" + floe::test::base64(t.vector(file)) + "\"}"
+              : std::string("{\"type\": \"reply\", \"status\": 304, \"body\": \"\"}");
+    int const id = t.control.add_rule("{\"match\": {\"method\": \"PUT\", \"path\": " + dst_path +
+                                      ", \"headers_present\": [\"x-amz-copy-source\"]}, \"action\": " + action + "}");
+    auto p = copy_of(fx, "src", "dst");
+    p.source_if_match = v->etag;
+    p.source_size = 3;
+    auto f = fx.c->async_copy_object(p, asio::use_future);
+    auto r = finish(fx.io, f);
+    CHECK(t.control.rule_counter(id, "fired") == 1);
+    t.control.delete_rule(id);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().code == errc::precondition_failed);
+    CHECK(r.error().diag.http_status == (*file ? 412u : 304u));
+    if (*file) CHECK(r.error().diag.code == "PreconditionFailed");
+    CHECK(r.error().diag.operation == "CopyObject");
+    CHECK_FALSE(fx.head("dst").has_value());
+  }
 }

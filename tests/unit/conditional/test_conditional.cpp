@@ -192,6 +192,73 @@ TEST_CASE("judge_ambiguous_put: own write id, absent key, unchanged base, anothe
   CHECK(judge_ambiguous_put(o, "", "").there_id.empty());
 }
 
+TEST_CASE("undecided: another version without a write id is worth a second look") {
+  using what = ambiguous_put_verdict::what;
+  object_info o;
+  o.etag = "e2";
+  CHECK(undecided(judge_ambiguous_put(o, "id1", "e1")));  // no metadata yet: may be this write, shown late
+  o.metadata = {{std::string(write_id_metadata_name), "id9"}};
+  CHECK_FALSE(undecided(judge_ambiguous_put(o, "id1", "e1")));  // another floe writer's version
+  o.metadata = {{std::string(write_id_metadata_name), "id1"}};
+  CHECK_FALSE(undecided(judge_ambiguous_put(o, "id1", "e1")));  // landed
+  CHECK_FALSE(undecided(judge_ambiguous_put(std::nullopt, "id1", "e1")));
+  o.metadata.clear();
+  CHECK(judge_ambiguous_put(o, "id1", "e2").verdict == what::base_unchanged);
+  CHECK_FALSE(undecided(judge_ambiguous_put(o, "id1", "e2")));
+  // The CLI's resolution and async_update read again the same number of times.
+  CHECK(resolve_params{}.undecided_rereads == default_undecided_rereads);
+  CHECK(update_config{}.undecided_rereads == default_undecided_rereads);
+}
+
+namespace {
+addressing_config at(std::string const& url) {
+  addressing_config a;
+  a.region = "us-east-1";
+  if (!url.empty()) {
+    auto e = parse_endpoint_url(url);
+    REQUIRE(e.has_value());
+    a.custom_endpoint = *e;
+  }
+  return a;
+}
+}  // namespace
+
+TEST_CASE("is_aws_endpoint: AWS's own endpoints only") {
+  CHECK(is_aws_endpoint(at("")));  // no custom endpoint: AWS
+  CHECK(is_aws_endpoint(at("https://s3.us-east-1.amazonaws.com")));
+  CHECK(is_aws_endpoint(at("https://s3.dualstack.eu-west-1.amazonaws.com")));
+  CHECK(is_aws_endpoint(at("https://s3-fips.us-gov-west-1.amazonaws.com")));
+  CHECK(is_aws_endpoint(at("https://s3.cn-north-1.amazonaws.com.cn")));
+  CHECK(is_aws_endpoint(at("https://S3.US-EAST-1.AMAZONAWS.COM")));  // host names are case-insensitive
+  CHECK_FALSE(is_aws_endpoint(at("http://127.0.0.1:9000")));
+  CHECK_FALSE(is_aws_endpoint(at("http://localhost:7480")));
+  CHECK_FALSE(is_aws_endpoint(at("https://minio.example.com")));
+  CHECK_FALSE(is_aws_endpoint(at("https://storage.googleapis.com")));
+  CHECK_FALSE(is_aws_endpoint(at("https://amazonaws.com.evil.example")));
+  CHECK_FALSE(is_aws_endpoint(at("https://notamazonaws.com")));
+  CHECK_FALSE(is_aws_endpoint(at("https://s3.amazonaws.com.cn.example.org")));
+}
+
+TEST_CASE("plan_conditional_upload: one PUT, condition on Complete at AWS, refused elsewhere") {
+  using plan = conditional_upload_plan;
+  std::uint64_t const five_gib = 5ull << 30;
+  for (auto const& url : {std::string(), std::string("https://s3.eu-central-1.amazonaws.com"),
+                          std::string("http://127.0.0.1:7480"), std::string("https://minio.example.com")}) {
+    CAPTURE(url);
+    CHECK(plan_conditional_upload(0, five_gib, at(url)) == plan::single_put);
+    CHECK(plan_conditional_upload(five_gib, five_gib, at(url)) == plan::single_put);  // the limit itself fits
+  }
+  CHECK(plan_conditional_upload(five_gib + 1, five_gib, at("")) == plan::condition_on_complete);
+  CHECK(plan_conditional_upload(five_gib + 1, five_gib, at("https://s3.eu-central-1.amazonaws.com")) ==
+        plan::condition_on_complete);
+  CHECK(plan_conditional_upload(five_gib + 1, five_gib, at("http://127.0.0.1:7480")) == plan::refuse);
+  CHECK(plan_conditional_upload(five_gib + 1, five_gib, at("https://minio.example.com")) == plan::refuse);
+  // The limit is the client's (client_config::max_single_put), not a constant.
+  CHECK(plan_conditional_upload(65537, 65536, at("http://127.0.0.1:7480")) == plan::refuse);
+  CHECK(plan_conditional_upload(65536, 65536, at("http://127.0.0.1:7480")) == plan::single_put);
+  CHECK(client_config{}.max_single_put == five_gib);
+}
+
 TEST_CASE("write_quirks remembers and forgets per endpoint") {
   write_quirks q;
   CHECK_FALSE(q.unquoted_if_match("http://127.0.0.1:1"));

@@ -8,6 +8,7 @@
 #include <floe/errors/classify.hpp>
 #include <floe/errors/reply_error.hpp>
 #include <floe/retry/clock_skew.hpp>
+#include <floe/s3/store_support.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/deferred.hpp>
@@ -665,8 +666,10 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   op.method = "PUT";
   op.bucket = bucket;
   op.key = key;
-  if (body.size() > detail::max_single_put)
-    co_return detail::invalid(op.operation, op.resource(), "a single PUT takes at most 5 GiB; use async_upload_file");
+  if (body.size() > cfg_.max_single_put)
+    co_return detail::invalid(op.operation, op.resource(),
+                              "a single PUT takes at most " + std::to_string(cfg_.max_single_put) +
+                                  " bytes (client_config::max_single_put); use async_upload_file");
   if (!p.if_none_match.empty() && p.if_none_match != "*")
     co_return detail::invalid(op.operation, op.resource(),
                               "if_none_match on a write accepts only \"*\" (create only), got \"" + p.if_none_match + "\"");
@@ -705,11 +708,33 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std:
                               "cannot read " + path + ": " + (errno ? std::strerror(errno) : "not a regular file"));
   }
   auto const size = static_cast<std::uint64_t>(st.st_size);
-  // A conditional upload goes as one PUT while S3 allows one (5 GiB): moto
-  // and Ceph RGW 16.2 ignore If-Match on CompleteMultipartUpload and would
-  // replace the object whatever its ETag.
   bool const conditional = !p.if_match.empty() || !p.if_none_match.empty();
-  if (size < cfg_.multipart_threshold || size < detail::min_part_size || (conditional && size <= detail::max_single_put)) {
+  if (conditional) {
+    // One PUT while one PUT can take it: moto and Ceph RGW 16.2 ignore a
+    // condition on CompleteMultipartUpload and would replace the object
+    // whatever its ETag. Above that, only where the store is known to honour
+    // it there; elsewhere refused before anything is sent.
+    switch (plan_conditional_upload(size, cfg_.max_single_put, addressing_)) {
+      case conditional_upload_plan::single_put: {
+        auto body = http::body_source::file(path, 0, size);
+        co_return co_await do_put(bucket, key, body, p);
+      }
+      case conditional_upload_plan::condition_on_complete:
+        co_return co_await do_multipart(bucket, key, path, size, p);
+      case conditional_upload_plan::refuse: {
+        error e(errc::unsupported,
+                std::string("this store does not support a conditional write too large for one PUT (") +
+                    std::to_string(size) + " bytes, more than " + std::to_string(cfg_.max_single_put) +
+                    "): its condition (" + (p.if_match.empty() ? "If-None-Match: *" : "If-Match") +
+                    ") would have to go on CompleteMultipartUpload, which only AWS is known to honour (moto and "
+                    "Ceph RGW 16.2 ignore it and replace the object); nothing was uploaded");
+        e.diag.operation = "PutObject";
+        e.diag.resource = bucket + "/" + key;
+        co_return e;
+      }
+    }
+  }
+  if (size <= cfg_.max_single_put && (size < cfg_.multipart_threshold || size < detail::min_part_size)) {
     auto body = http::body_source::file(path, 0, size);
     co_return co_await do_put(bucket, key, body, p);
   }
@@ -1046,7 +1071,12 @@ FLOE_DECL boost::asio::awaitable<result<bucket_listing>> client::do_list_buckets
 FLOE_DECL boost::asio::awaitable<result<copy_result>> client::do_copy(copy_params const& p) {
   std::optional<std::uint64_t> size = p.source_size;
   object_info src;
-  if (!size) {
+  // Copy-source conditions: AWS enforces them on the CopyObject itself;
+  // moto ignores x-amz-copy-source-if-match and Ceph RGW 16.2 ignores both.
+  // Elsewhere floe checks them with the HEAD below and the copy's ETag after.
+  bool const self_check =
+      (!p.source_if_match.empty() || !p.source_if_none_match.empty()) && !is_aws_endpoint(addressing_);
+  if (!size || self_check) {
     // The source's size decides how it is copied. A failed HEAD says little
     // (no body: a missing key and a missing bucket look alike), so anything
     // but a failed condition goes on to CopyObject, whose error says more.
@@ -1066,7 +1096,7 @@ FLOE_DECL boost::asio::awaitable<result<copy_result>> client::do_copy(copy_param
     }
     if (h) {
       src = std::move(h->info);
-      size = src.size;
+      if (!size) size = src.size;
     }
   }
   if (size && *size > std::min(cfg_.multipart_copy_threshold, detail::max_single_put)) {
@@ -1099,8 +1129,34 @@ FLOE_DECL boost::asio::awaitable<result<copy_result>> client::do_copy(copy_param
   http::response res;
   auto e = co_await execute(op, req, res);
   if (e.code) co_return e;
+  if (res.status == 304) {
+    // S3 answers a matching copy-source-if-none-match with 412; a 304 from
+    // another store means the same: nothing was copied.
+    error nm(errc::precondition_failed, "the copy source matches source_if_none_match (304 Not Modified)");
+    nm.diag.http_status = 304;
+    co_return detail::with_context(std::move(nm), op);
+  }
   auto r = parse_copy_result(res.body);
   if (!r) co_return detail::with_context(r.error(), op);
+  if (self_check) {
+    // A store that ignores the conditions copied whatever the source was by
+    // then: say so if that is a version they exclude. (A multipart ETag may
+    // be recomputed by the copy: it is not compared.)
+    std::string why;
+    auto const got = normalize_etag(r->etag);
+    auto const want = normalize_etag(p.source_if_match);
+    auto const unwanted = normalize_etag(p.source_if_none_match);
+    if (!want.empty() && want.find('-') == std::string_view::npos && got != want)
+      why = "source_if_match " + std::string(want);
+    else if (!unwanted.empty() && got == unwanted)
+      why = "source_if_none_match " + std::string(normalize_etag(p.source_if_none_match));
+    if (!why.empty()) {
+      error pf(errc::precondition_failed,
+               "the copy source was replaced between floe's check and the copy, and this store ignores copy-source "
+               "conditions: the destination WAS written, with ETag " + r->etag + ", which " + why + " excludes");
+      co_return detail::with_context(std::move(pf), op);
+    }
+  }
   co_return std::move(*r);
 }
 

@@ -3,6 +3,10 @@
 #include <floe/errors/reply_error.hpp>
 #include <floe/s3/conditional.hpp>
 
+#include <floe/retry/policy.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace floe::s3 {
@@ -111,6 +115,10 @@ FLOE_DECL ambiguous_put_verdict judge_ambiguous_put(std::optional<object_info> c
   return v;
 }
 
+FLOE_DECL bool undecided(ambiguous_put_verdict const& v) noexcept {
+  return v.verdict == ambiguous_put_verdict::what::other_version && v.there_id.empty();
+}
+
 FLOE_DECL bool same_etag(std::string_view a, std::string_view b) noexcept {
   auto const na = normalize_etag(a);
   auto const nb = normalize_etag(b);
@@ -182,6 +190,23 @@ FLOE_DECL boost::asio::awaitable<result<write_outcome>> put_conditional(client& 
     co_return e;
   }
   std::string_view const feature = has_match ? "conditional PutObject (If-Match)" : "conditional PutObject (If-None-Match: *)";
+  if (body.size() > c.config().max_single_put) {
+    // Too large for one PUT: a whole file goes as async_upload_file sends
+    // it, which puts the condition on CompleteMultipartUpload where the
+    // store honours it there and refuses the upload everywhere else.
+    if (body.type() == http::body_source::kind::file && body.offset() == 0) {
+      auto r = co_await c.async_upload_file(bucket, key, body.path(), p, asio::use_awaitable);
+      if (r) co_return write_outcome{written{r->etag, r->version_id}};
+      co_return outcome_of_error(r.error(), feature);
+    }
+    error e(errc::invalid_argument, "a conditional PutObject of " + std::to_string(body.size()) +
+                                        " bytes is larger than one PUT takes (" +
+                                        std::to_string(c.config().max_single_put) +
+                                        "); only a whole file can go in parts");
+    e.diag.operation = "PutObject";
+    e.diag.resource = bucket + "/" + key;
+    co_return e;
+  }
   put_params pp = p;
   std::string ep;
   bool unquoted = false;
@@ -265,6 +290,36 @@ FLOE_DECL boost::asio::awaitable<result<write_outcome>> delete_if_match(client& 
     co_return write_outcome{written{}};
   }
   co_return outcome_of_error(r2.error(), feature);
+}
+
+FLOE_DECL boost::asio::awaitable<result<resolved_put>> resolve_ambiguous_put(client& c, std::string const& bucket,
+                                                                            std::string const& key,
+                                                                            std::string const& write_id,
+                                                                            std::string const& if_match,
+                                                                            resolve_params const& p) {
+  namespace asio = boost::asio;
+  resolved_put out;
+  for (unsigned look = 0;; ++look) {
+    auto h = co_await c.async_head_object(bucket, key, asio::use_awaitable);
+    ++out.heads;
+    if (!h && h.error().code != errc::not_found) co_return h.error();
+    std::optional<object_info> head;
+    if (h) head = std::move(h->info);
+    out.verdict = judge_ambiguous_put(head, write_id, if_match);
+    if (!undecided(out.verdict) || look >= p.undecided_rereads) co_return out;
+    retry::standard_params bp;
+    bp.base_delay = p.backoff_base;
+    bp.max_backoff = p.backoff_max;
+    asio::steady_timer t(c.get_executor(), retry::backoff(bp, look, 1.0));
+    auto [ec] = co_await t.async_wait(asio::as_tuple(asio::use_awaitable));
+    if (ec) {
+      error e(ec);
+      e.diag.operation = "HeadObject";
+      e.diag.resource = bucket + "/" + key;
+      e.diag.message = "cancelled while resolving an ambiguous reply";
+      co_return e;
+    }
+  }
 }
 
 }  // namespace detail
