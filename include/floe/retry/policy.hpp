@@ -66,7 +66,12 @@ class quota {
 
 /// What the caller knows about the request, fixed for the whole operation.
 struct request_traits {
-  bool idempotent = true;          // GET, HEAD, PUT, DELETE; POSTs the service marks as such
+  /// True unless the caller says otherwise: every S3 and STS operation floe
+  /// sends is safe to send again, POSTs included (DeleteObjects, the
+  /// multipart calls, STS), as every AWS SDK treats them. A caller sending a
+  /// request that must not run twice sets false: it is then neither retried
+  /// after reaching the server nor resent on a connection found closed.
+  bool idempotent = true;
   bool conditional_write = false;  // a write carrying If-Match / If-None-Match
   bool replayable_body = true;     // false: a stream that can be read once
 };

@@ -342,7 +342,7 @@ class client {
   /// 16.2 ignore conditions on CompleteMultipartUpload). Above that, on
   /// AWS's own endpoints, its condition goes on CompleteMultipartUpload;
   /// anywhere else it fails with errc::unsupported before anything is sent
-  /// (plan_conditional_upload in s3/conditional.hpp): a condition is never
+  /// (plan_conditional_upload in s3/store_support.hpp): a condition is never
   /// silently dropped.
   /// As below, with default put_params.
   template <class Token = boost::asio::deferred_t>
@@ -421,7 +421,7 @@ class client {
   /// fail are errc::precondition_failed, nothing copied. AWS enforces them
   /// on the CopyObject itself; moto ignores x-amz-copy-source-if-match and
   /// Ceph RGW 16.2 ignores both. So on every endpoint but AWS's own
-  /// (is_aws_endpoint, s3/conditional.hpp) floe also checks them with a
+  /// (is_aws_endpoint, s3/store_support.hpp) floe also checks them with a
   /// HeadObject just before the copy, and afterwards compares the copy's
   /// ETag with what they allow: a source replaced between the check and the
   /// copy is then reported as precondition_failed too, with the message
