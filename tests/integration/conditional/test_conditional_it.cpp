@@ -8,6 +8,7 @@
 // and CopyObject copy-source conditions (which moto and RGW 16.2 ignore:
 // floe checks them). The quoted-ETag fallback's remember/forget cycle is in
 // test_quirks_moto.cpp.
+#include "cond_fixture.hpp"
 #include "cond_target.hpp"
 
 #include <floe/s3/conditional.hpp>
@@ -31,64 +32,7 @@ using namespace floe::s3;
 
 namespace {
 
-#define REQUIRE_OK(r) REQUIRE_MESSAGE((r).has_value(), ((r).has_value() ? std::string() : (r).error().what()))
-
-struct fixture {
-  asio::io_context io;
-  std::unique_ptr<client> c;
-  std::string bucket;
-
-  explicit fixture(std::string const& what) {
-    auto& t = cond_target::get();
-    t.control.reset();
-    c = t.make_client(io);
-    bucket = floe::test::unique_bucket(what);
-    auto f = c->async_create_bucket(bucket, asio::use_future);
-    auto r = finish(io, f);
-    REQUIRE_OK(r);
-  }
-  ~fixture() {
-    try {
-      cond_target::get().control.delete_rules();
-      auto lf = c->async_list_objects(bucket, asio::use_future);
-      auto l = finish(io, lf);
-      if (l && !l->objects.empty()) {
-        std::vector<std::string> keys;
-        for (auto const& o : l->objects) keys.push_back(o.key);
-        auto df = c->async_delete_objects(bucket, std::move(keys), asio::use_future);
-        (void)finish(io, df);
-      }
-      auto bf = c->async_delete_bucket(bucket, asio::use_future);
-      (void)finish(io, bf);
-    } catch (...) {
-    }
-    auto const n = cond_target::get().control.stat("signature_failures");
-    CHECK_MESSAGE(n == 0, "the proxy's SigV4 verifier rejected " << n << " request(s)");
-  }
-
-  floe::result<write_outcome> put_if(std::string const& key, std::string const& data, std::string const& if_match,
-                                     std::string const& if_none_match) {
-    put_params p;
-    p.if_match = if_match;
-    p.if_none_match = if_none_match;
-    auto body = body_source::memory(data);
-    auto f = async_put_conditional(*c, bucket, key, body, p, asio::use_future);
-    return finish(io, f);
-  }
-  floe::result<put_result> put(std::string const& key, std::string const& data) {
-    auto body = body_source::memory(data);
-    auto f = c->async_put_object(bucket, key, body, asio::use_future);
-    return finish(io, f);
-  }
-  floe::result<get_result> head(std::string const& key) {
-    auto f = c->async_head_object(bucket, key, asio::use_future);
-    return finish(io, f);
-  }
-  floe::result<get_result> get(std::string const& key) {
-    auto f = c->async_get_object(bucket, key, asio::use_future);
-    return finish(io, f);
-  }
-};
+using fixture = floe::test::cond_fixture;
 
 }  // namespace
 
