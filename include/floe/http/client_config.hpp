@@ -13,7 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace floe::http {
 
@@ -74,6 +77,12 @@ struct client_config {
   std::function<double()> random;
   /// Told of every attempt (see exchange_view): request logs, tracing.
   exchange_observer observer;
+  /// Host names connected to at a fixed address instead of being resolved
+  /// (as curl's --resolve): {"bucket.localhost", "127.0.0.1"}. Only the
+  /// connection goes there: the Host header, the signature, TLS (SNI and
+  /// the certificate's name), NO_PROXY and the pool keep the name. For local
+  /// stores whose virtual-hosted names are not in DNS, and for tests.
+  std::vector<std::pair<std::string, std::string>> resolve_overrides;
 };
 
 }  // namespace floe::http

@@ -133,6 +133,13 @@ FLOE_DECL std::chrono::nanoseconds backoff(standard_params const& p, unsigned re
 /// usable answer), body_not_replayable, or the kind's own errc.
 FLOE_DECL errc may_retry(request_traits const& r, attempt_outcome const& o) noexcept;
 
+/// A reused keep-alive connection the server had already closed (nothing of
+/// a reply arrived): whether the request is sent again on a new connection,
+/// outside the attempt count and the quota. Returns nullptr if it is,
+/// otherwise why not, for the error's message.
+FLOE_DECL char const* stale_resend_refusal(request_traits const& r, bool body_consumed, unsigned resends_made,
+                                           unsigned max_resends) noexcept;
+
 }  // namespace floe::retry
 
 #if defined(FLOE_HEADER_ONLY)

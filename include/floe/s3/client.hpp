@@ -98,12 +98,6 @@ struct client_config {
   unsigned max_resumes = 5;
   /// The wall clock used for signing; null: system_clock::now. Tests set it.
   std::function<std::chrono::system_clock::time_point()> clock;
-  /// Host names connected to at a fixed address instead of being resolved
-  /// (as curl's --resolve): {"bucket.localhost", "127.0.0.1"}. The Host
-  /// header and the signature keep the name. For local stores whose
-  /// virtual-hosted names are not in DNS, and for tests; over https the
-  /// certificate is checked against the address connected to.
-  std::vector<std::pair<std::string, std::string>> resolve_overrides;
 };
 
 /// What HeadObject (and GetObject) tell of an object.

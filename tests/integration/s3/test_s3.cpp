@@ -1343,7 +1343,7 @@ TEST_CASE("virtual-hosted style against the store: bucket.localhost through the 
   cfg.addressing.endpoint_url = "http://localhost" + t.endpoint.substr(colon);
   cfg.addressing.style = floe::s3::addressing_style::virtual_hosted;
   // *.localhost is not in DNS or /etc/hosts here: connect to loopback.
-  cfg.resolve_overrides = {{b.name + ".localhost", "127.0.0.1"}};
+  cfg.http.resolve_overrides = {{b.name + ".localhost", "127.0.0.1"}};
   auto v = make_client(io, cfg);
   auto& ctl = s3_target::get().control;
   int const vhosted = ctl.add_rule(R"({"match": {"path": "^/dir/a%20b$", "header": {"Host": "^)" + b.name +

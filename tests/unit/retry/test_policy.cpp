@@ -1,5 +1,7 @@
 #include <floe/retry/policy.hpp>
 
+#include <string>
+
 #include <doctest/doctest.h>
 
 using namespace std::chrono_literals;
@@ -150,4 +152,22 @@ TEST_CASE("clock skew is retried at once, without back-off") {
   auto d = op.on_outcome({}, reply(kind::clock_skew), 0.9);
   CHECK(d.what == action::retry);
   CHECK(d.delay == 0ns);
+}
+
+TEST_CASE("stale_resend_refusal: a stale keep-alive connection is resent unless the request forbids it") {
+  using floe::retry::stale_resend_refusal;
+  floe::retry::request_traits t;
+  CHECK(stale_resend_refusal(t, false, 0, 2) == nullptr);
+  CHECK(stale_resend_refusal(t, true, 1, 2) == nullptr);  // a replayable body is sent again whole
+  CHECK(std::string(stale_resend_refusal(t, false, 2, 2)) == "max_stale_resends reached");
+  auto nr = t;
+  nr.replayable_body = false;
+  CHECK(stale_resend_refusal(nr, false, 0, 2) == nullptr);
+  CHECK(std::string(stale_resend_refusal(nr, true, 0, 2)) == "its body cannot be replayed");
+  auto post = t;
+  post.idempotent = false;
+  CHECK(std::string(stale_resend_refusal(post, false, 0, 2)) == "the request is not idempotent");
+  auto cw = t;
+  cw.conditional_write = true;
+  CHECK(std::string(stale_resend_refusal(cw, false, 0, 2)) == "a conditional write is never resent");
 }

@@ -600,8 +600,15 @@ inline asio::awaitable<error> connect(client& cl, client_state& st, connection& 
     return detail::with_message(ec, std::string(what) + " " + where());
   };
   c.watch(cfg.connect_timeout);
+  std::string_view connect_host = hop.host;
+  for (auto const& [name, address] : cfg.resolve_overrides) {
+    if (fields::iequals(name, hop.host)) {
+      connect_host = address;
+      break;
+    }
+  }
   boost::system::error_code ec;
-  auto const addr = asio::ip::make_address(hop.host, ec);
+  auto const addr = asio::ip::make_address(connect_host, ec);
   if (!ec) {
     auto [e, unused] = co_await asio::async_connect(c.sock_, std::array<tcp::endpoint, 1>{tcp::endpoint(addr, hop.port)},
                                                     tuple_awaitable);
@@ -612,7 +619,7 @@ inline asio::awaitable<error> connect(client& cl, client_state& st, connection& 
     std::array<char, 8> port{};
     auto [pe, pc] = std::to_chars(port.data(), port.data() + port.size(), hop.port);
     (void)pc;
-    auto [re, results] = co_await c.resolver_->async_resolve(hop.host, std::string_view(port.data(), pe - port.data()),
+    auto [re, results] = co_await c.resolver_->async_resolve(connect_host, std::string_view(port.data(), pe - port.data()),
                                                              tuple_awaitable);
     if (re) co_return timed(re, "resolving");
     auto [ce, unused] = co_await asio::async_connect(c.sock_, results, tuple_awaitable);
@@ -881,21 +888,21 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
       if (a.ec == asio::error::operation_aborted && !a.timed_out)
         co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
       // A reused connection the server had already closed: resend, outside
-      // the attempt count and the quota.
-      if (a.ec && reused && !a.reply_started && detail::is_stale_connection_error(a.ec) && traits.idempotent &&
-          !traits.conditional_write && !(a.body_consumed && !traits.replayable_body) && stale_resends < cfg.max_stale_resends) {
-        ++stale_resends;
-        ++cl.stats_.stale_resends;
-        resending = true;
-        continue;
-      }
-      if (a.ec && reused && !a.reply_started && detail::is_stale_connection_error(a.ec) && a.why.empty()) {
+      // the attempt count and the quota, when the retry policy allows it.
+      if (a.ec && reused && !a.reply_started && detail::is_stale_connection_error(a.ec)) {
+        char const* const refusal =
+            retry::stale_resend_refusal(traits, a.body_consumed, stale_resends, cfg.max_stale_resends);
+        if (!refusal) {
+          ++stale_resends;
+          ++cl.stats_.stale_resends;
+          resending = true;
+          continue;
+        }
         // Whether the server acted on the request before closing is unknown.
-        a.why = "the server closed the reused connection without replying; not resent: ";
-        a.why += traits.conditional_write                              ? "a conditional write is never resent"
-                 : !traits.idempotent                                  ? "the request is not idempotent"
-                 : (a.body_consumed && !traits.replayable_body)        ? "its body cannot be replayed"
-                                                                       : "max_stale_resends reached";
+        if (a.why.empty()) {
+          a.why = "the server closed the reused connection without replying; not resent: ";
+          a.why += refusal;
+        }
       }
     }
 

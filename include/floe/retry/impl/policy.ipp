@@ -39,6 +39,15 @@ FLOE_DECL errc may_retry(request_traits const& r, attempt_outcome const& o) noex
   return errc::ok;
 }
 
+FLOE_DECL char const* stale_resend_refusal(request_traits const& r, bool body_consumed, unsigned resends_made,
+                                           unsigned max_resends) noexcept {
+  if (r.conditional_write) return "a conditional write is never resent";
+  if (!r.idempotent) return "the request is not idempotent";
+  if (body_consumed && !r.replayable_body) return "its body cannot be replayed";
+  if (resends_made >= max_resends) return "max_stale_resends reached";
+  return nullptr;
+}
+
 FLOE_DECL decision operation::on_outcome(request_traits const& r, attempt_outcome const& o,
                                          double random01) noexcept {
   if (o.kind == errors::kind::success) {

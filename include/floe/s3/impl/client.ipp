@@ -297,6 +297,7 @@ FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, clien
     cc.sts.env = env;
     cc.sts.http.tls = cfg.http.tls;
     cc.sts.http.proxy = cfg.http.proxy;
+    cc.sts.http.resolve_overrides = cfg.http.resolve_overrides;
     cc.sts.http.observer = cfg.http.observer;  // a request log sees the credential fetches too
     auto chain = credentials::make_default_chain(ex, std::move(cc));
     if (!chain) return chain.error();
@@ -338,12 +339,6 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     ep.tls = tgt->scheme == "https";
     ep.host = tgt->host;
     ep.port = tgt->port;
-    for (auto const& [name, address] : cfg_.resolve_overrides) {
-      if (http::fields::iequals(name, ep.host)) {
-        ep.host = address;  // the Host header (set below) keeps the name
-        break;
-      }
-    }
     auto const wire_query = op.query.str();
     req.method = std::string(op.method);
     req.target = tgt->path;
