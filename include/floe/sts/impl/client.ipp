@@ -47,13 +47,17 @@ FLOE_DECL boost::asio::awaitable<result<std::string>> client::call(std::string_v
                                                                    credentials::credentials const* signer) {
   namespace asio = boost::asio;
   ++stats_.operations;
-  retry::standard_params bp;
+  // The standard retry rule (attempt bound, this client's own quota, back-off,
+  // refund on success) drives the tries below; each try's HTTP exchange has
+  // its own, which never resends these replies (see classify).
+  retry::standard_params bp = cfg_.http.retry;
   bp.base_delay = cfg_.retry_base;
   bp.max_backoff = cfg_.retry_cap;
-  unsigned const max_attempts = cfg_.max_attempts == 0 ? 1 : cfg_.max_attempts;
+  bp.max_attempts = cfg_.max_attempts == 0 ? 1 : cfg_.max_attempts;
+  retry::operation tries(bp, http_.quota());
   std::string const host_header = http_endpoint_.host_header();
-  unsigned charged = 0;  // quota tokens taken by the retries below
-  for (unsigned attempt = 1;; ++attempt) {
+  for (;;) {
+    unsigned const attempt = tries.attempt();
     auto body = build();
     if (!body) {
       auto e = body.error();
@@ -117,7 +121,9 @@ FLOE_DECL boost::asio::awaitable<result<std::string>> client::call(std::string_v
       co_return sent;
     }
     if (res.status / 100 == 2) {
-      http_.quota().release(charged);  // a retry that ended well refunds its cost
+      // A retry that ended well refunds its cost (the first try's success
+      // was counted by the HTTP layer already).
+      if (attempt > 1) (void)tries.on_outcome(req.traits, retry::attempt_outcome{}, 0.0);
       co_return std::move(res.body);
     }
     errors::reply_ids ids;
@@ -127,20 +133,19 @@ FLOE_DECL boost::asio::awaitable<result<std::string>> client::call(std::string_v
     ids.attempt = attempt;
     auto report = errors::describe_reply(facts_of(res), res.body, ids);
     if (!report.err.code) report.err.code = errc::service_error;
-    if (!report.body || !is_retryable_sts_code(report.body->code) || attempt >= max_attempts ||
-        res.retry_stop == errc::retry_quota_exhausted)
-      co_return std::move(report.err);
-    // This client's own quota (never the S3 client's): a retry costs what
-    // an HTTP-level retry costs.
-    unsigned const cost = cfg_.http.retry.retry_cost;
-    if (!http_.quota().try_acquire(cost)) {
-      report.err.diag.message += report.err.diag.message.empty() ? "" : "; ";
-      report.err.diag.message += "not retried: the STS client's retry quota is exhausted";
+    if (!report.body || !is_retryable_sts_code(report.body->code)) co_return std::move(report.err);
+    retry::attempt_outcome o;
+    o.kind = errors::kind::throttled;  // a retryable reply, whichever of the codes
+    auto const d = tries.on_outcome(req.traits, o, draw());
+    if (d.what != retry::action::retry) {
+      if (d.reason == errc::retry_quota_exhausted) {
+        report.err.diag.message += report.err.diag.message.empty() ? "" : "; ";
+        report.err.diag.message += "not retried: the STS client's retry quota is exhausted";
+      }
       co_return std::move(report.err);
     }
-    charged += cost;
     asio::steady_timer t(http_.get_executor());
-    t.expires_after(retry::backoff(bp, attempt - 1, draw()));
+    t.expires_after(d.delay);
     co_await t.async_wait(asio::use_awaitable);
   }
 }
