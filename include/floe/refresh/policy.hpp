@@ -200,7 +200,6 @@ class state {
     std::optional<time_point> expiry;
     time_point arrived{};
     bool forced = false;
-    bool cured = false;
     bool judged = false;  // counted unproductive already
   };
 

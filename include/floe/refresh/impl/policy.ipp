@@ -124,7 +124,8 @@ FLOE_DECL invalidate_outcome state::on_invalidate(std::uint64_t generation, time
   invalidate_outcome o;
   if (generation == 0 || generation <= highest_bad_ || generation > last_generation_) return o;
   bool const is_current = current_ && current_->generation == generation;
-  if (is_current && current_->forced && !current_->cured && !current_->judged) {
+  bool const cured = last_forced_cured_ && current_ && current_->generation == last_forced_generation_;
+  if (is_current && current_->forced && !cured && !current_->judged) {
     // The set a forced fetch brought was rejected too: that fetch cured nothing.
     current_->judged = true;
     ++stats_.unproductive;
@@ -223,7 +224,6 @@ FLOE_DECL fetch_outcome state::on_fetch_failure(std::uint64_t fetch_id, time_poi
 FLOE_DECL void state::on_cured(std::uint64_t generation) noexcept {
   if (generation == 0 || generation != last_forced_generation_ || last_forced_cured_) return;
   last_forced_cured_ = true;
-  if (current_ && current_->generation == generation) current_->cured = true;
   ++stats_.cures;
   stats_.forced_backoff_level = 0;
   stats_.forced_backoff_until.reset();
