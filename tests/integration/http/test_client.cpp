@@ -1,4 +1,5 @@
 // http::client against moto through a private instance of the test proxy.
+#include "http_support.hpp"
 #include "servers.hpp"
 
 #include <floe/http/client.hpp>
@@ -36,30 +37,9 @@ namespace {
 endpoint plain_endpoint() { return endpoint{false, "127.0.0.1", servers::get().proxy_port}; }
 endpoint tls_endpoint() { return endpoint{true, "127.0.0.1", servers::get().tls_port}; }
 
-client_config test_config() {
-  client_config cfg;
-  cfg.proxy = {};  // no proxy from the environment unless a test sets one
-  cfg.retry.base_delay = 1ms;
-  cfg.idle_timeout = 5s;
-  cfg.connect_timeout = 5s;
-  return cfg;
-}
-
-// Runs the io_context until the future is ready (or `limit` passes).
-template <class T>
-T finish(asio::io_context& io, std::future<T>& f, std::chrono::seconds limit = 20s) {
-  auto const deadline = std::chrono::steady_clock::now() + limit;
-  while (f.wait_for(0s) != std::future_status::ready) {
-    REQUIRE_MESSAGE(std::chrono::steady_clock::now() < deadline, "operation did not complete in time");
-    { if (io.stopped()) io.restart(); io.run_one_for(50ms); }
-  }
-  return f.get();
-}
-
-floe::error send(asio::io_context& io, client& c, endpoint const& ep, request& req, response& res) {
-  auto f = c.async_send(ep, req, res, asio::use_future);
-  return finish(io, f);
-}
+client_config test_config() { return floe::test::http_test_config(); }
+using floe::test::finish;
+using floe::test::send;
 
 // moto (auth off) still refuses anonymous object writes; any SigV4-shaped
 // Authorization passes (this private proxy's verifier is off). A dummy, not a secret.
@@ -68,9 +48,7 @@ constexpr char dummy_auth[] =
     "SignedHeaders=host, Signature=0000";
 
 request make(std::string method, std::string target) {
-  request r;
-  r.method = std::move(method);
-  r.target = std::move(target);
+  request r = floe::test::bare_request(std::move(method), std::move(target));
   r.headers.set("Authorization", dummy_auth);
   return r;
 }

@@ -3,6 +3,7 @@
 // warning, pool idle expiry, the connect timeout, reply size limits, the
 // 100-continue fallback, and no transparent resend of a non-idempotent
 // request.
+#include "http_support.hpp"
 #include "scripted_server.hpp"
 
 #include <floe/http/client.hpp>
@@ -43,37 +44,10 @@ using steady = std::chrono::steady_clock;
 
 namespace {
 
-client_config test_config() {
-  client_config cfg;
-  cfg.proxy = {};
-  cfg.retry.base_delay = 1ms;
-  cfg.idle_timeout = 5s;
-  cfg.connect_timeout = 5s;
-  return cfg;
-}
-
-template <class T>
-T finish(asio::io_context& io, std::future<T>& f, std::chrono::seconds limit = 30s) {
-  auto const deadline = steady::now() + limit;
-  while (f.wait_for(0s) != std::future_status::ready) {
-    REQUIRE_MESSAGE(steady::now() < deadline, "operation did not complete in time");
-    if (io.stopped()) io.restart();
-    io.run_one_for(50ms);
-  }
-  return f.get();
-}
-
-floe::error send(asio::io_context& io, client& c, endpoint const& ep, request& req, response& res) {
-  auto f = c.async_send(ep, req, res, asio::use_future);
-  return finish(io, f);
-}
-
-request make(std::string method, std::string target) {
-  request r;
-  r.method = std::move(method);
-  r.target = std::move(target);
-  return r;
-}
+client_config test_config() { return floe::test::http_test_config(); }
+using floe::test::finish;
+using floe::test::send;
+request make(std::string method, std::string target) { return floe::test::bare_request(std::move(method), std::move(target)); }
 
 // Polls `cond` until true or `limit` passes.
 template <class F>
