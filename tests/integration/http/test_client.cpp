@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <ctime>
@@ -246,6 +247,61 @@ TEST_CASE("a body that keeps moving never hits the progress timeout") {
     REQUIRE_MESSAGE(!e.code, e.what());
     CHECK(res.attempts == 1);
   }
+}
+
+TEST_CASE("deadlines with several requests in flight: only the stalled one times out; run() returns when all are done") {
+  // One watchdog timer keeps every connection's deadline: the stalled request
+  // (in the middle of the watched list) must time out while the requests
+  // started before and after it complete, and once nothing is in flight no
+  // timer may be left pending (io_context::run must return).
+  auto& srv = servers::get();
+  srv.control.reset();
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.idle_timeout = 1500ms;
+  cfg.retry.max_attempts = 1;
+  client c(io.get_executor(), cfg);
+  auto const ep = plain_endpoint();
+  for (char const* k : {"a", "b", "c"}) put_object(io, c, ep, "watch-bucket", k, "x");
+  srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/watch-bucket/b$"},"trigger":{"every":true},"action":{"type":"stall"}})");
+  std::array<request, 3> reqs{make("GET", "/watch-bucket/a"), make("GET", "/watch-bucket/b"),
+                              make("GET", "/watch-bucket/c")};
+  std::array<response, 3> res;
+  std::array<std::future<floe::error>, 3> done;
+  for (std::size_t i = 0; i < 3; ++i) done[i] = c.async_send(ep, reqs[i], res[i], asio::use_future);
+  auto const t0 = std::chrono::steady_clock::now();
+  if (io.stopped()) io.restart();
+  io.run_for(30s);
+  auto const took = std::chrono::steady_clock::now() - t0;
+  CHECK_MESSAGE(io.stopped(), "io_context::run did not return: a timer is still pending");
+  for (std::size_t i : {0u, 2u}) {
+    REQUIRE(done[i].wait_for(0s) == std::future_status::ready);
+    auto e = done[i].get();
+    CHECK_MESSAGE(!e.code, e.what());
+    CHECK(res[i].status == 200);
+  }
+  REQUIRE(done[1].wait_for(0s) == std::future_status::ready);
+  CHECK(done[1].get().code == errc::timeout);
+  CHECK(took >= 1500ms);
+  CHECK(took < 25s);
+
+  // A long idle limit: had the client left its deadline timer armed after
+  // the request, run() would wait for it (an hour) instead of returning.
+  auto long_cfg = test_config();
+  long_cfg.idle_timeout = std::chrono::hours(1);
+  long_cfg.connect_timeout = std::chrono::hours(1);
+  client patient(io.get_executor(), long_cfg);
+  auto req = make("GET", "/watch-bucket/a");
+  response r;
+  auto f = patient.async_send(ep, req, r, asio::use_future);
+  io.restart();
+  io.run_for(20s);
+  CHECK_MESSAGE(io.stopped(), "io_context::run did not return after the request: a timer is still pending");
+  REQUIRE(f.wait_for(0s) == std::future_status::ready);
+  auto e = f.get();
+  CHECK_MESSAGE(!e.code, e.what());
+  CHECK(r.status == 200);
 }
 
 TEST_CASE("cancelling an in-flight request completes it with operation_aborted") {
