@@ -177,6 +177,8 @@ class query_builder {
   bool empty() const noexcept { return params_.empty(); }
   /// The wire form, without '?': "delete&list-type=2&prefix=a%2Fb".
   FLOE_DECL std::string str() const;
+  /// Appends '?' and the wire form to `target`; nothing when empty.
+  FLOE_DECL void append_to(std::string& target) const;
   /// The canonical form: as str(), but flags as "name=".
   FLOE_DECL std::string canonical() const;
   /// Views of the encoded pairs for floe::sigv4 (valid while this lives and

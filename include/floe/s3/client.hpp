@@ -486,6 +486,10 @@ class client {
   // One request: addressing, credentials, signing, send, classify, the
   // stale-credentials retry and the region redirect.
   FLOE_DECL boost::asio::awaitable<error> execute(detail::op_spec& op, http::request& req, http::response& res);
+  // execute's helpers, out of its coroutine frame.
+  FLOE_DECL bool target_for(detail::op_spec const& op, request_target& out, error& why);
+  FLOE_DECL bool fixed_credentials(credentials::credentials& out, error& why) const;
+  FLOE_DECL boost::asio::awaitable<error> fetch_credentials(credentials::credentials& out);
 
   FLOE_DECL boost::asio::awaitable<result<get_result>> do_head(std::string const& bucket, std::string const& key, read_conditions const& c);
   FLOE_DECL boost::asio::awaitable<result<get_result>> do_get(std::string const& bucket, std::string const& key,

@@ -413,16 +413,23 @@ FLOE_DECL query_builder& query_builder::add_flag(std::string_view name) {
   return *this;
 }
 
-FLOE_DECL std::string query_builder::str() const {
-  std::string s;
+FLOE_DECL void query_builder::append_to(std::string& target) const {
+  char sep = '?';
   for (auto const& p : params_) {
-    if (!s.empty()) s += '&';
-    s += p.name;
+    target += sep;
+    sep = '&';
+    target += p.name;
     if (!p.flag) {
-      s += '=';
-      s += p.value;
+      target += '=';
+      target += p.value;
     }
   }
+}
+
+FLOE_DECL std::string query_builder::str() const {
+  std::string s;
+  append_to(s);
+  if (!s.empty()) s.erase(0, 1);  // the '?'
   return s;
 }
 

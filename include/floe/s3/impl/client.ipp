@@ -316,37 +316,64 @@ FLOE_DECL client::client(executor_type ex, client_config cfg, addressing_config 
 
 FLOE_DECL client::~client() = default;
 
+FLOE_DECL bool client::target_for(detail::op_spec const& op, request_target& out, error& why) {
+  std::optional<std::string> region;
+  if (!op.bucket.empty()) region = regions_.lookup(op.bucket);
+  auto tgt = op.bucket.empty() ? resolve_service_target(addressing_, region.value_or(std::string{}))
+                               : resolve_target(addressing_, op.bucket,
+                                                op.key ? std::optional<std::string_view>(*op.key) : std::nullopt,
+                                                region.value_or(std::string{}));
+  if (!tgt) {
+    why = std::move(tgt.error());
+    return false;
+  }
+  out = std::move(*tgt);
+  return true;
+}
+
+FLOE_DECL bool client::fixed_credentials(credentials::credentials& out, error& why) const {
+  auto got = provider_->get();
+  if (!got) {
+    why = std::move(got.error());
+    return false;
+  }
+  out = std::move(*got);
+  return true;
+}
+
+FLOE_DECL boost::asio::awaitable<error> client::fetch_credentials(credentials::credentials& out) {
+  auto got = co_await provider_->async_get(boost::asio::deferred);
+  if (!got) co_return std::move(got.error());
+  out = std::move(*got);
+  co_return error{};
+}
+
 FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, http::request& req,
                                                          http::response& res) {
   namespace asio = boost::asio;
+  // What lives across a suspension is kept few and small: Asio recycles a
+  // coroutine frame only up to ~1 KiB, so a bigger one costs an allocation
+  // per request. Work with big temporaries (target resolution, fetching
+  // credentials) runs in plain functions or a coroutine of its own.
   bool auth_retried = false;
   std::uint64_t stale_generation = 0;
-  std::optional<error> stale_error;  // the reply that made us invalidate, to report if nothing better comes
+  std::unique_ptr<error> stale_error;  // the reply that made us invalidate, to report if nothing better comes
   bool redirected = false;
   bool const refreshable = provider_->refreshable();
   req.operation = std::string(op.operation);
+  error failure;  // this iteration's error, one slot for all
   for (;;) {
-    std::optional<std::string> region;
-    if (!op.bucket.empty()) region = regions_.lookup(op.bucket);
-    auto tgt = op.bucket.empty()
-                   ? resolve_service_target(addressing_, region.value_or(std::string{}))
-                   : resolve_target(addressing_, op.bucket,
-                                    op.key ? std::optional<std::string_view>(*op.key) : std::nullopt,
-                                    region.value_or(std::string{}));
-    if (!tgt) co_return detail::with_context(tgt.error(), op);
+    request_target tgt;
+    if (!target_for(op, tgt, failure)) co_return detail::with_context(std::move(failure), op);
 
     http::endpoint ep;
-    ep.tls = tgt->scheme == "https";
-    ep.host = tgt->host;
-    ep.port = tgt->port;
-    auto const wire_query = op.query.str();
+    ep.tls = tgt.scheme == "https";
+    ep.host = tgt.host;
+    ep.port = tgt.port;
     req.method = std::string(op.method);
-    req.target = tgt->path;
-    if (!wire_query.empty()) {
-      req.target += '?';
-      req.target += wire_query;
-    }
-    req.headers.set("Host", tgt->host_header);
+    req.target = tgt.path;
+    op.query.append_to(req.target);
+    req.headers.set("Host", tgt.host_header);
 
     // A fixed set needs no asynchronous hand-over (and its allocations): it
     // is lent (shared, not copied), or its get() answers what async_get
@@ -355,12 +382,9 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     std::shared_ptr<credentials::credentials const> lent;
     credentials::credentials owned;
     if (!refreshable) lent = provider_->lend();
-    if (!lent) {
-      result<credentials::credentials> got = error(errc::credentials_unavailable);
-      if (!refreshable) got = provider_->get();
-      if (!got) got = co_await provider_->async_get(asio::use_awaitable);
-      if (!got) co_return detail::with_context(got.error(), op);
-      owned = std::move(*got);
+    if (!lent && (refreshable || !fixed_credentials(owned, failure))) {
+      failure = co_await fetch_credentials(owned);
+      if (failure.code) co_return detail::with_context(std::move(failure), op);
     }
     credentials::credentials const* const signing = lent ? lent.get() : &owned;
     credentials::credentials const& creds = *signing;
@@ -389,8 +413,8 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
       }
     }
     auto query_params = op.query.params();
-    std::string_view const path = tgt->path;
-    std::string_view const sign_region = tgt->region;
+    std::string_view const path = tgt.path;
+    std::string_view const sign_region = tgt.region;
 
     bool first_attempt = true;
     // The hooks capture one pointer each (to this lambda), so std::function
@@ -469,14 +493,13 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     // cancellation state (terminal cancellation, as async_send's own). It
     // turns thrown-if-cancelled off for itself; that is put back after.
     bool const throw_if_cancelled = co_await asio::this_coro::throw_if_cancelled();
-    error sent;
     try {
-      sent = co_await http::detail::run_send(http_, ep, req, res);
+      failure = co_await http::detail::run_send(http_, ep, req, res);
     } catch (...) {
-      sent = http::detail::error_from_exception(std::current_exception());
+      failure = http::detail::error_from_exception(std::current_exception());
     }
     co_await asio::this_coro::throw_if_cancelled(throw_if_cancelled);
-    if (sent.code) co_return detail::with_context(std::move(sent), op);
+    if (failure.code) co_return detail::with_context(std::move(failure), op);
     if (res.kind == errors::kind::success) {
       // A 403 that fresh credentials cured: the provider's forced-refresh
       // back-off can reset.
@@ -490,7 +513,7 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
       // fetch started after this point. Once per operation, outside the
       // retry quota and with no back-off timer.
       stale_generation = creds.generation;
-      stale_error = reply_error();
+      stale_error = std::make_unique<error>(reply_error());
       provider_->invalidate(creds.generation);
       auth_retried = true;
       continue;
