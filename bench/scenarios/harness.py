@@ -243,6 +243,10 @@ class Harness:
         shown = ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in fig.items())
         print(f"bench: {scenario:24} {tool:28} {shown}", file=sys.stderr, flush=True)
 
+    def record_wrk(self, scenario, tool, got):
+        rps, _, cpu_us = got
+        self.record(scenario, tool, rps=rps, cpu_us_per_req=cpu_us)
+
     def attempt(self, scenario, tool, fn):
         t0 = time.perf_counter()
         try:
@@ -300,7 +304,10 @@ class Harness:
         bps = parse_bytes(re.search(r"Transfer/sec:\s+(\S+)", out).group(1))
         if re.search(r"Non-2xx", out):
             raise RuntimeError("wrk: non-2xx replies")
-        return rps, bps
+        # wrk's own CPU per request (the whole process, from wait4): what the
+        # kernel and a minimal client cost per request on this machine today.
+        n = int(re.search(r"(\d+) requests in", out).group(1))
+        return rps, bps, c.cpu * 1e6 / n
 
     # ------------------------------------------------------------ scenarios
     def signing(self):
@@ -402,16 +409,15 @@ class Harness:
             if op == "GET":
                 conns = (1,) if par == 1 else (16, 64)
                 for c in conns:
-                    self.attempt(sc, f"wrk -c{c}", lambda c=c: self.record(
-                        sc, f"wrk -c{c}", rps=self.wrk("/bench/1k", c)[0]))
+                    self.attempt(sc, f"wrk -c{c}", lambda c=c: self.record_wrk(sc, f"wrk -c{c}", self.wrk("/bench/1k", c)))
             else:
                 lua = os.path.join(self.work, "put.lua")
                 with open(lua, "w") as f:
                     f.write('wrk.method = "PUT"\nwrk.body = string.rep("x", 1024)\n')
                 conns = (1,) if par == 1 else (16, 64)
                 for c in conns:
-                    self.attempt(sc, f"wrk -c{c}", lambda c=c: self.record(
-                        sc, f"wrk -c{c}", rps=self.wrk("/bench/put/wrk", c, lua)[0]))
+                    self.attempt(sc, f"wrk -c{c}", lambda c=c: self.record_wrk(
+                        sc, f"wrk -c{c}", self.wrk("/bench/put/wrk", c, lua)))
             nf = self.n_floe if par == 1 else self.n_floe * 2
             if op == "PUT":
                 nf //= 2
