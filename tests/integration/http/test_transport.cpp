@@ -500,6 +500,35 @@ TEST_CASE("Expect: 100-continue with no answer: the body goes after continue_tim
   }
 }
 
+TEST_CASE("a memory body larger than the socket takes at once: what send_now could not hand over follows, every byte in order") {
+  // The head and a 16 MiB first chunk go to the socket in one non-blocking
+  // send, which takes only what the fresh connection's buffers hold; the rest
+  // goes by an asynchronous write starting at the right byte. The server
+  // checks the body byte for byte.
+  std::string body(16u << 20, '\0');
+  for (std::size_t i = 0; i < body.size(); ++i) body[i] = static_cast<char>((i * 131 + i / 4096) & 0xff);
+  scripted_server srv([&body](scripted_connection& c) {
+    auto head = c.read_head();
+    if (head.empty()) return;
+    auto const got = c.read_exact(scripted_connection::content_length(head));
+    c.count(got == body ? "body intact" : "body differs");
+    c.reply(200, "ok");
+  });
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.io_chunk = body.size();  // the whole body in the first write, with the head
+  client c(io.get_executor(), cfg);
+  endpoint const ep{false, "127.0.0.1", srv.port()};
+  auto req = make("PUT", "/big");
+  req.body = body_source::memory(body);
+  response res;
+  auto e = send(io, c, ep, req, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(srv.counter("body intact") == 1);
+  CHECK(srv.counter("body differs") == 0);
+}
+
 namespace {
 
 // Answers the first request on a connection; reads the second whole, counts

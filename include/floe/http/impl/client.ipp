@@ -89,7 +89,8 @@ class watchdog : public std::enable_shared_from_this<watchdog> {
  private:
   void arm(steady::time_point due);
   void on_timer(error_code ec, std::uint64_t gen);
-  void post_idle_check();
+  void post_idle_check() noexcept;
+  void disarm() noexcept;
 
   asio::steady_timer timer_;
   std::vector<connection*> watched_;
@@ -178,7 +179,7 @@ class connection {
     ec = {};
     if (tls_) return 0;
     auto const n = sock_.send(b, 0, ec);
-    if (ec == asio::error::would_block || ec == asio::error::try_again) ec = {};
+    if (ec == asio::error::would_block || ec == asio::error::try_again || ec == asio::error::interrupted) ec = {};
     return n;
   }
   template <class Buffers, class Token>
@@ -258,16 +259,25 @@ inline void watchdog::on_timer(error_code ec, std::uint64_t gen) {
   if (!watched_.empty()) arm(next);
 }
 
-inline void watchdog::post_idle_check() {
+inline void watchdog::post_idle_check() noexcept {
   if (idle_check_posted_) return;
   idle_check_posted_ = true;
-  asio::post(timer_.get_executor(), [self = shared_from_this()] {
-    self->idle_check_posted_ = false;
-    if (!self->watched_.empty() || !self->armed_) return;
-    ++self->gen_;
-    self->armed_ = false;
-    self->timer_.cancel();
-  });
+  try {
+    asio::post(timer_.get_executor(), [self = shared_from_this()] {
+      self->idle_check_posted_ = false;
+      if (self->watched_.empty()) self->disarm();
+    });
+  } catch (...) {  // no memory for the handler: cancel now instead
+    idle_check_posted_ = false;
+    disarm();
+  }
+}
+
+inline void watchdog::disarm() noexcept {
+  if (!armed_) return;
+  ++gen_;
+  armed_ = false;
+  timer_.cancel();
 }
 
 struct pool_waiter {
@@ -548,16 +558,16 @@ inline void io_failure(connection const& c, attempt_state& a, error_code ec) {
   }
 }
 
-// The part of a request's first write that send_now could not hand over at
-// once. A coroutine of its own so that the common case (all of it sent) costs
-// no frame; a long body's later chunks go through async_write, so that they
-// yield to other work on the io_context.
+// The part of `b` after the `done` bytes send_now handed over, as one
+// asynchronous write. A deferred operation, not a coroutine: no frame, on
+// TLS (where send_now takes nothing) or plain TCP alike. A long body's later
+// chunks come here with done = 0, so that they yield to other work on the
+// io_context between chunks.
 template <class Buffers>
-inline asio::awaitable<std::tuple<error_code, std::size_t>> write_rest(connection& c, Buffers b, std::size_t done) {
+auto write_rest(connection& c, Buffers const& b, std::size_t done) {
   beast::buffers_suffix<Buffers> rest(b);
   rest.consume(done);
-  auto [e, m] = co_await c.async_write(rest, tuple_awaitable);
-  co_return std::tuple<error_code, std::size_t>{e, done + m};
+  return c.async_write(rest, tuple_awaitable);
 }
 
 inline asio::awaitable<void> write_body(connection& c, request& req, client_config const& cfg, attempt_state& a,
@@ -571,7 +581,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
     if (!ec && n < c.wbuf_.size()) {
       auto [e, m] = co_await write_rest(c, asio::const_buffer(asio::buffer(c.wbuf_)), n);
       ec = e;
-      n = m;
+      n += m;
     }
     if (n > 0) a.reached_server = true;
     c.progress();
@@ -589,9 +599,9 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       error_code ec;
       std::size_t n = head ? c.send_now(bufs, ec) : 0;
       if (!ec && n < asio::buffer_size(bufs)) {
-        auto [e, m] = head ? co_await write_rest(c, bufs, n) : co_await c.async_write(bufs, tuple_awaitable);
+        auto [e, m] = co_await write_rest(c, bufs, n);
         ec = e;
-        n = m;
+        n += m;
       }
       if (n > 0) a.reached_server = true;
       c.progress();
@@ -608,7 +618,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
     if (!ec && n < c.wbuf_.size()) {
       auto [e, m] = co_await write_rest(c, asio::const_buffer(asio::buffer(c.wbuf_)), n);
       ec = e;
-      n = m;
+      n += m;
     }
     if (n > 0) a.reached_server = true;
     c.progress();
@@ -675,7 +685,7 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
     if (!ec && n < c.wbuf_.size()) {
       auto [e, m] = co_await write_rest(c, asio::const_buffer(asio::buffer(c.wbuf_)), n);
       ec = e;
-      n = m;
+      n += m;
     }
     if (n > 0) a.reached_server = true;
     c.progress();
@@ -699,7 +709,7 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
     if (!ec && n < c.wbuf_.size()) {
       auto [e, m] = co_await write_rest(c, asio::const_buffer(asio::buffer(c.wbuf_)), n);
       ec = e;
-      n = m;
+      n += m;
     }
     if (n > 0) a.reached_server = true;
     c.progress();
@@ -953,9 +963,9 @@ inline settled settle(client_config const& cfg, client_state& st, std::chrono::s
   o.timed_out = a.timed_out;
   o.reply_received = !a.ec;
   if (a.ec) {
-    if (a.ec == errc::reply_too_large || a.ec == errc::invalid_argument)
-      {
-      out = detail::finish_error(op, req, res, error(a.ec), &a);  // the request or the reply is wrong; trying again changes nothing
+    if (a.ec == errc::reply_too_large || a.ec == errc::invalid_argument) {
+      // The request or the reply is wrong: trying again changes nothing.
+      out = detail::finish_error(op, req, res, error(a.ec), &a);
       return {true};
     }
     o.kind = errors::kind::transient;
