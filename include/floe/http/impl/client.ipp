@@ -131,8 +131,16 @@ class connection {
     last_progress_ = steady::now();
     dog_->add(*this, last_progress_ + limit_);
   }
-  void progress() noexcept {
-    if (watch_slot_ != not_watched) last_progress_ = steady::now();
+  // After a transfer that moved bytes. If the deadline passed while this
+  // transfer's completion was already queued, the watchdog marked the
+  // connection timed out but had nothing to cancel: the transfer did
+  // progress, so the clock restarts instead of leaving the rest of the
+  // exchange without a deadline.
+  void progress() {
+    if (watch_slot_ != not_watched)
+      last_progress_ = steady::now();
+    else if (timed_out_ && limit_.count() > 0)
+      watch(limit_);
   }
   void stop_watch() noexcept {
     if (watch_slot_ != not_watched) dog_->remove(*this);
@@ -584,7 +592,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       n += m;
     }
     if (n > 0) a.reached_server = true;
-    c.progress();
+    if (!ec) c.progress();
     if (ec) io_failure(c, a, ec);
     co_return;
   }
@@ -604,7 +612,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
         n += m;
       }
       if (n > 0) a.reached_server = true;
-      c.progress();
+      if (!ec) c.progress();
       if (ec) co_return io_failure(c, a, ec);
       head = false;
       off += take;
@@ -621,7 +629,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       n += m;
     }
     if (n > 0) a.reached_server = true;
-    c.progress();
+    if (!ec) c.progress();
     if (ec) co_return io_failure(c, a, ec);
   }
   unique_fd fd;
@@ -664,7 +672,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       co_return;
     }
     auto [ec, n] = co_await c.async_write(asio::buffer(buf, got), tuple_awaitable);
-    c.progress();
+    if (!ec) c.progress();
     if (ec) co_return io_failure(c, a, ec);
     left -= got;
     pos += got;
@@ -688,7 +696,7 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
       n += m;
     }
     if (n > 0) a.reached_server = true;
-    c.progress();
+    if (!ec) c.progress();
     if (ec) co_return io_failure(c, a, ec);
     c.watch(cfg.continue_timeout.count() > 0 ? cfg.continue_timeout : cfg.idle_timeout);
     bool const go_on = co_await read_reply(c, req, res, cfg, a, true);
@@ -712,7 +720,7 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
       n += m;
     }
     if (n > 0) a.reached_server = true;
-    c.progress();
+    if (!ec) c.progress();
     if (ec) co_return io_failure(c, a, ec);
   } else {
     co_await write_body(c, req, cfg, a, true);
