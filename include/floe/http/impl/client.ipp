@@ -566,6 +566,18 @@ inline void io_failure(connection const& c, attempt_state& a, error_code ec) {
   }
 }
 
+// Records what a write of the request did: whether bytes reached the server,
+// progress, or the failure. False when it failed.
+inline bool wrote(connection& c, attempt_state& a, error_code ec, std::size_t n) {
+  if (n > 0) a.reached_server = true;
+  if (ec) {
+    io_failure(c, a, ec);
+    return false;
+  }
+  c.progress();
+  return true;
+}
+
 // The part of `b` after the `done` bytes send_now handed over, as one
 // asynchronous write. A deferred operation, not a coroutine: no frame, on
 // TLS (where send_now takes nothing) or plain TCP alike. A long body's later
@@ -582,20 +594,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
                                         bool with_head) {
   auto const& body = req.body;
   std::size_t const chunk = std::max<std::size_t>(cfg.io_chunk, 4096);
-  if (body.type() == body_source::kind::none || body.size() == 0) {
-    if (!with_head) co_return;
-    error_code ec;
-    std::size_t n = c.send_now(asio::buffer(c.wbuf_), ec);
-    if (!ec && n < c.wbuf_.size()) {
-      auto [e, m] = co_await write_rest(c, asio::const_buffer(asio::buffer(c.wbuf_)), n);
-      ec = e;
-      n += m;
-    }
-    if (n > 0) a.reached_server = true;
-    if (!ec) c.progress();
-    if (ec) io_failure(c, a, ec);
-    co_return;
-  }
+  // An empty body never comes here: run_attempt sends its head alone.
   if (body.type() == body_source::kind::memory) {
     auto data = body.bytes();
     std::size_t off = 0;
@@ -611,9 +610,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
         ec = e;
         n += m;
       }
-      if (n > 0) a.reached_server = true;
-      if (!ec) c.progress();
-      if (ec) co_return io_failure(c, a, ec);
+      if (!wrote(c, a, ec, n)) co_return;
       head = false;
       off += take;
       if (req.on_body_sent) req.on_body_sent(off);
@@ -628,9 +625,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       ec = e;
       n += m;
     }
-    if (n > 0) a.reached_server = true;
-    if (!ec) c.progress();
-    if (ec) co_return io_failure(c, a, ec);
+    if (!wrote(c, a, ec, n)) co_return;
   }
   unique_fd fd;
   if (body.type() == body_source::kind::file) {
@@ -672,8 +667,7 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       co_return;
     }
     auto [ec, n] = co_await c.async_write(asio::buffer(buf, got), tuple_awaitable);
-    if (!ec) c.progress();
-    if (ec) co_return io_failure(c, a, ec);
+    if (!wrote(c, a, ec, n)) co_return;
     left -= got;
     pos += got;
     if (req.on_body_sent) req.on_body_sent(body.size() - left);
@@ -687,7 +681,8 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
   write_head(c, ep, req, expect);
   ++c.uses_;
   c.watch(cfg.idle_timeout);
-  if (expect) {
+  if (expect || req.body.type() == body_source::kind::none || req.body.size() == 0) {
+    // The head alone: no body, or one that waits for 100 Continue.
     error_code ec;
     std::size_t n = c.send_now(asio::buffer(c.wbuf_), ec);
     if (!ec && n < c.wbuf_.size()) {
@@ -695,9 +690,11 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
       ec = e;
       n += m;
     }
-    if (n > 0) a.reached_server = true;
-    if (!ec) c.progress();
-    if (ec) co_return io_failure(c, a, ec);
+    if (!wrote(c, a, ec, n)) co_return;
+  } else {
+    co_await write_body(c, req, cfg, a, true);
+  }
+  if (expect) {
     c.watch(cfg.continue_timeout.count() > 0 ? cfg.continue_timeout : cfg.idle_timeout);
     bool const go_on = co_await read_reply(c, req, res, cfg, a, true);
     if (a.ec) co_return;
@@ -711,19 +708,6 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
     res.status = 0;
     res.headers.clear();
     co_await write_body(c, req, cfg, a, false);
-  } else if (req.body.type() == body_source::kind::none || req.body.size() == 0) {
-    error_code ec;
-    std::size_t n = c.send_now(asio::buffer(c.wbuf_), ec);
-    if (!ec && n < c.wbuf_.size()) {
-      auto [e, m] = co_await write_rest(c, asio::const_buffer(asio::buffer(c.wbuf_)), n);
-      ec = e;
-      n += m;
-    }
-    if (n > 0) a.reached_server = true;
-    if (!ec) c.progress();
-    if (ec) co_return io_failure(c, a, ec);
-  } else {
-    co_await write_body(c, req, cfg, a, true);
   }
   if (a.ec) co_return;
   co_await read_reply(c, req, res, cfg, a, false);
