@@ -20,6 +20,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::errc;
@@ -68,6 +70,13 @@ TEST_CASE("quoted If-Match refused -> unquoted retry remembered; unquoted refuse
   int const refuse_quoted =
       t.control.add_rule(replay_rule("PUT", path, "^\"", "ceph-pacific-412-precondition.http"));
   auto count = [&](int id) { return t.control.rule_counter(id, "matched"); };
+  // The requests the store has seen so far, each kind counted.
+  auto seen = [&](char const* step, std::int64_t quoted_puts, std::int64_t unquoted_puts, std::int64_t head_requests) {
+    INFO("after step ", step);
+    CHECK(count(quoted) == quoted_puts);
+    CHECK(count(unquoted) == unquoted_puts);
+    CHECK(count(heads) == head_requests);
+  };
 
   // 1. The quoted form is refused while the object has that very ETag: one
   //    HEAD, one unquoted retry, which succeeds and is remembered.
@@ -75,9 +84,7 @@ TEST_CASE("quoted If-Match refused -> unquoted retry remembered; unquoted refuse
   REQUIRE_OK(w1);
   REQUIRE(kind_of(*w1) == write_outcome_kind::written);
   CHECK(t.control.rule_counter(refuse_quoted, "fired") == 1);
-  CHECK(count(quoted) == 1);
-  CHECK(count(heads) == 1);
-  CHECK(count(unquoted) == 1);
+  seen("1", 1, 1, 1);
   CHECK(q.unquoted_if_match(ep));
   CHECK(fx.get("k")->body == "v2");
 
@@ -85,9 +92,7 @@ TEST_CASE("quoted If-Match refused -> unquoted retry remembered; unquoted refuse
   auto w2 = fx.put_if("k", "v3", std::get<written>(*w1).etag, "");
   REQUIRE_OK(w2);
   REQUIRE(kind_of(*w2) == write_outcome_kind::written);
-  CHECK(count(quoted) == 1);
-  CHECK(count(unquoted) == 2);
-  CHECK(count(heads) == 1);
+  seen("2", 1, 2, 1);
 
   // 3. Now the unquoted form is refused the same way while the ETag still
   //    matches: forgotten, and the quoted form sent again, which succeeds.
@@ -98,9 +103,7 @@ TEST_CASE("quoted If-Match refused -> unquoted retry remembered; unquoted refuse
   REQUIRE_OK(w3);
   REQUIRE(kind_of(*w3) == write_outcome_kind::written);
   CHECK(t.control.rule_counter(refuse_unquoted, "fired") == 1);
-  CHECK(count(unquoted) == 3);
-  CHECK(count(heads) == 2);
-  CHECK(count(quoted) == 2);
+  seen("3", 2, 3, 2);
   CHECK_FALSE(q.unquoted_if_match(ep));
   CHECK(fx.get("k")->body == "v4");
 
@@ -108,17 +111,13 @@ TEST_CASE("quoted If-Match refused -> unquoted retry remembered; unquoted refuse
   auto w4 = fx.put_if("k", "v5", std::get<written>(*w3).etag, "");
   REQUIRE_OK(w4);
   CHECK(kind_of(*w4) == write_outcome_kind::written);
-  CHECK(count(quoted) == 3);
-  CHECK(count(unquoted) == 3);
-  CHECK(count(heads) == 2);
+  seen("4", 3, 3, 2);
 
   // A real lost race (another ETag there) is reported, not retried.
   auto stale = fx.put_if("k", "v6", v1->etag, "");
   REQUIRE_OK(stale);
   CHECK(kind_of(*stale) == write_outcome_kind::precondition_failed);
-  CHECK(count(quoted) == 4);
-  CHECK(count(unquoted) == 3);
-  CHECK(count(heads) == 3);
+  seen("the lost race", 4, 3, 3);
   CHECK(fx.get("k")->body == "v5");
   q.set_unquoted_if_match(ep, false);
 }
