@@ -136,6 +136,16 @@ floe::credentials::env_lookup env_of(std::map<std::string, std::string> m) {
   };
 }
 
+// An environment with container credentials and IMDS both configured, both
+// served by the emulator: whichever the chain asks shows in its counters.
+floe::credentials::env_lookup container_and_imds(std::string const& home, std::string const& token) {
+  auto const& em = emulator::get();
+  return env_of({{"HOME", home},
+                 {"AWS_EC2_METADATA_SERVICE_ENDPOINT", em.base},
+                 {"AWS_CONTAINER_CREDENTIALS_FULL_URI", em.base + "/container/creds"},
+                 {"AWS_CONTAINER_AUTHORIZATION_TOKEN", token}});
+}
+
 }  // namespace
 
 TEST_CASE("IMDSv2: token PUT, role listing, credentials; a stale token is replaced once") {
@@ -529,10 +539,7 @@ TEST_CASE("chain order: container credentials beat IMDS, which is never asked") 
   loop l;
   std::string const home = temp_dir();
   floe::credentials::chain_config cfg;
-  cfg.env = env_of({{"HOME", home},
-                    {"AWS_EC2_METADATA_SERVICE_ENDPOINT", em.base},
-                    {"AWS_CONTAINER_CREDENTIALS_FULL_URI", em.base + "/container/creds"},
-                    {"AWS_CONTAINER_AUTHORIZATION_TOKEN", "order-token"}});
+  cfg.env = container_and_imds(home, "order-token");
   auto const puts0 = em.stat("token_puts"), roles0 = em.stat("role_gets"), creds0 = em.stat("cred_gets");
   auto const gets0 = em.stat("container_gets");
   auto chain = floe::credentials::chain_provider::create(l.io.get_executor(), cfg);
@@ -555,10 +562,7 @@ TEST_CASE("a source that worked and then fails: its error, never another source 
   std::string const home = temp_dir();
   // Container and IMDS both configured: a switch to IMDS would show in its counters.
   floe::credentials::chain_config cfg;
-  cfg.env = env_of({{"HOME", home},
-                    {"AWS_EC2_METADATA_SERVICE_ENDPOINT", em.base},
-                    {"AWS_CONTAINER_CREDENTIALS_FULL_URI", em.base + "/container/creds"},
-                    {"AWS_CONTAINER_AUTHORIZATION_TOKEN", "fail-token"}});
+  cfg.env = container_and_imds(home, "fail-token");
   auto chain = floe::credentials::chain_provider::create(l.io.get_executor(), cfg);
   REQUIRE(chain.has_value());
   REQUIRE((*chain)->chosen_name() == "container");
