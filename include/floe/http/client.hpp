@@ -37,6 +37,9 @@ class client;
 namespace detail {
 struct client_state;
 FLOE_DECL boost::asio::awaitable<error> run_send(client& c, endpoint const& ep, request& req, response& res);
+// run_send with the outcome written to `out` (cleared first): no error-sized
+// result in the caller's coroutine frame or in its own.
+FLOE_DECL boost::asio::awaitable<void> run_send_into(client& c, endpoint const& ep, request& req, response& res, error& out);
 FLOE_DECL boost::asio::awaitable<result<response>> run_send_value(client& c, endpoint const& ep, request& req);
 FLOE_DECL error error_from_exception(std::exception_ptr const& e);
 
@@ -127,7 +130,7 @@ class client {
 
  private:
   friend struct detail::client_state;
-  friend boost::asio::awaitable<error> detail::run_send(client&, endpoint const&, request&, response&);
+  friend boost::asio::awaitable<void> detail::run_send_into(client&, endpoint const&, request&, response&, error&);
 
   executor_type ex_;
   client_config cfg_;

@@ -201,6 +201,7 @@ struct copy_params {
 
 namespace detail {
 struct op_spec;
+struct op_scratch;
 struct exchange_pool;
 }
 
@@ -256,7 +257,7 @@ class client {
   auto async_get_object(std::string_view bucket, std::string_view key, get_params p, Token&& token = {}) {
     return start<result<get_result>>(
         [this, b = std::string(bucket), k = std::string(key), p = std::move(p)]() mutable {
-          return do_get(b, k, p, nullptr, nullptr);
+          return do_get_memory(b, k, p);
         },
         std::forward<Token>(token));
   }
@@ -484,14 +485,21 @@ class client {
   }
 
   // One request: addressing, credentials, signing, send, classify, the
-  // stale-credentials retry and the region redirect.
+  // stale-credentials retry and the region redirect. The outcome is
+  // s.failure (empty: success).
+  FLOE_DECL boost::asio::awaitable<void> perform(detail::op_spec& op, http::request& req, http::response& res,
+                                                 detail::op_scratch& s);
+  // perform, completing with its outcome (for the operations off the hot path).
   FLOE_DECL boost::asio::awaitable<error> execute(detail::op_spec& op, http::request& req, http::response& res);
-  // execute's helpers, out of its coroutine frame.
+  // perform's helpers, out of its coroutine frame.
   FLOE_DECL bool target_for(detail::op_spec const& op, request_target& out, error& why);
   FLOE_DECL bool fixed_credentials(credentials::credentials& out, error& why) const;
-  FLOE_DECL boost::asio::awaitable<error> fetch_credentials(credentials::credentials& out);
+  FLOE_DECL boost::asio::awaitable<void> fetch_credentials(credentials::credentials& out, error& why);
+  FLOE_DECL void declined_refresh(error& out, error& stale) const;
 
   FLOE_DECL boost::asio::awaitable<result<get_result>> do_head(std::string const& bucket, std::string const& key, read_conditions const& c);
+  FLOE_DECL boost::asio::awaitable<result<get_result>> do_get_memory(std::string const& bucket, std::string const& key,
+                                                                     get_params const& p);
   FLOE_DECL boost::asio::awaitable<result<get_result>> do_get(std::string const& bucket, std::string const& key,
                                                               get_params const& p, std::string const* path,
                                                               http::body_sink::write_fn const* write);

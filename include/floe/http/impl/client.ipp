@@ -932,6 +932,11 @@ inline error finish_error(retry::operation const& op, request const& req, respon
   return e;
 }
 
+// run_send_into's way out with a failure: `out` becomes it, completed.
+inline void fail(error& out, retry::operation const& op, request const& req, response& res, error e) {
+  out = finish_error(op, req, res, std::move(e), nullptr);
+}
+
 // The wait before a retry, in a frame of its own (only a retry pays for it).
 inline asio::awaitable<void> back_off(asio::any_io_executor ex, std::chrono::nanoseconds delay) {
   asio::steady_timer t(ex, delay);
@@ -1034,6 +1039,13 @@ FLOE_DECL error detail::error_from_exception(std::exception_ptr const& e) {
 
 FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint const& ep, request& req,
                                                          response& res) {
+  error e;
+  co_await run_send_into(cl, ep, req, res, e);
+  co_return e;
+}
+
+FLOE_DECL boost::asio::awaitable<void> detail::run_send_into(client& cl, endpoint const& ep, request& req,
+                                                             response& res, error& err) {
   namespace asio = boost::asio;
   co_await asio::this_coro::throw_if_cancelled(false);
   auto& st = *cl.state_;
@@ -1046,16 +1058,16 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
   unsigned stale_resends = 0;
   bool resending = false;  // this attempt resends one that met a closed pooled connection
   if (req.body.type() == body_source::kind::memory && req.body.bytes().size() != req.body.size())
-    co_return detail::finish_error(op, req, res, error(errc::invalid_argument, "body size mismatch"), nullptr);
+    co_return detail::fail(err, op, req, res, error(errc::invalid_argument, "body size mismatch"));
 
-  error err;  // this attempt's error, then the exchange's result: one slot in the frame
+  err = error{};  // this attempt's error, then the exchange's result
   for (;;) {
     if (req.sign) {
       err = req.sign(req, attempt_info{op.attempt(), cl.skew_});
-      if (err.code) co_return detail::finish_error(op, req, res, std::move(err), nullptr);
+      if (err.code) co_return detail::fail(err, op, req, res, std::move(err));
     }
     if (!req.headers.valid())
-      co_return detail::finish_error(op, req, res, error(errc::invalid_argument, "a request header contains CR, LF or NUL"), nullptr);
+      co_return detail::fail(err, op, req, res, error(errc::invalid_argument, "a request header contains CR, LF or NUL"));
     res.status = 0;
     res.headers.clear();
     res.body.clear();
@@ -1071,13 +1083,13 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
     detail::attempt_state a;
     if (!conn) {
       if (detail::is_cancelled(co_await asio::this_coro::cancellation_state) || err.code == asio::error::operation_aborted)
-        co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
+        co_return detail::fail(err, op, req, res, error(asio::error::operation_aborted));
       a.ec = err.code;
       a.timed_out = err.code == errc::timeout;
       a.reached_server = false;
       if (!err.diag.message.empty()) a.why = err.diag.message;
       if (cfg.observer) detail::observe(cfg, ep, req, res, a, op.attempt(), false, false, t0);
-      if (err.diag.http_status != 0) co_return detail::finish_error(op, req, res, std::move(err), nullptr);  // proxy refused CONNECT
+      if (err.diag.http_status != 0) co_return detail::fail(err, op, req, res, std::move(err));  // proxy refused CONNECT
     } else {
       if (reused) conn->rbuf_.clear();
       ++cl.stats_.attempts;
@@ -1087,9 +1099,9 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
       resending = false;
       bool const was_cancelled = detail::is_cancelled(co_await asio::this_coro::cancellation_state);
       release(cl, st, ep, std::move(conn), !a.ec && a.reusable && !was_cancelled);
-      if (was_cancelled) co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
+      if (was_cancelled) co_return detail::fail(err, op, req, res, error(asio::error::operation_aborted));
       if (a.ec == asio::error::operation_aborted && !a.timed_out)
-        co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
+        co_return detail::fail(err, op, req, res, error(asio::error::operation_aborted));
       // A reused connection the server had already closed: resend, outside
       // the attempt count and the quota, when the retry policy allows it.
       if (a.ec && reused && !a.reply_started && detail::is_stale_connection_error(a.ec)) {
@@ -1110,10 +1122,11 @@ FLOE_DECL boost::asio::awaitable<error> detail::run_send(client& cl, endpoint co
     }
 
     auto const next = detail::settle(cfg, st, cl.skew_, op, traits, req, res, a, err);
-    if (next.over) co_return std::move(err);
+    if (next.over) co_return;
     if (next.delay.count() > 0) {
       co_await detail::back_off(cl.get_executor(), next.delay);
-      if (detail::is_cancelled(co_await asio::this_coro::cancellation_state)) co_return detail::finish_error(op, req, res, error(asio::error::operation_aborted), nullptr);
+      if (detail::is_cancelled(co_await asio::this_coro::cancellation_state))
+        co_return detail::fail(err, op, req, res, error(asio::error::operation_aborted));
     }
   }
 }

@@ -105,8 +105,7 @@ inline std::string copy_source(copy_params const& p) {
 inline char ascii_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
 // Object facts from a HEAD/GET reply's headers.
-inline object_info info_from(http::response const& res) {
-  object_info i;
+inline void fill_info(http::response const& res, object_info& i) {
   auto const& h = res.headers;
   i.etag = std::string(normalize_etag(h.get("ETag")));
   i.last_modified = std::string(h.get("Last-Modified"));
@@ -131,7 +130,65 @@ inline object_info info_from(http::response const& res) {
     for (auto& c : name) c = ascii_lower(c);
     i.metadata.emplace_back(std::move(name), std::string(f.value));
   }
-  return i;
+}
+
+inline put_result put_result_from(http::response const& res) {
+  put_result r;
+  r.etag = std::string(normalize_etag(res.headers.get("ETag")));
+  r.version_id = std::string(res.headers.get("x-amz-version-id"));
+  return r;
+}
+
+// A HEAD or in-memory GET's result, the body moved out of the reply.
+inline get_result reply_result(http::response& res) {
+  get_result r;
+  r.not_modified = res.status == 304;
+  fill_info(res, r.info);
+  r.body = std::move(res.body);
+  return r;
+}
+
+// The read's headers: Range from `start` (when ranged), the version pinned
+// by If-Match (the caller's, or the ETag a resumed download first saw), and
+// If-None-Match on a first request.
+inline void set_read_headers(http::request& req, get_params const& p, bool ranged, std::uint64_t start,
+                             std::string const& pinned_etag, bool first_request) {
+  if (ranged) {
+    std::string range = "bytes=" + std::to_string(start) + "-";
+    if (p.range && p.range->second) range += std::to_string(*p.range->second);
+    req.headers.set("Range", range);
+  }
+  std::string const& if_match = pinned_etag.empty() ? p.conditions.if_match : pinned_etag;
+  if (!if_match.empty()) req.headers.set("If-Match", quoted_etag(if_match));
+  if (!p.conditions.if_none_match.empty() && first_request)
+    req.headers.set("If-None-Match", quoted_etag(p.conditions.if_none_match));
+}
+
+// A ranged request answered with anything but 206 and a Content-Range
+// starting where it was asked (a server or cache that ignored Range sends
+// the whole object with 200): its bytes are never delivered or spliced.
+inline bool range_ignored(http::response const& rs, std::uint64_t start) {
+  if (rs.status / 100 != 2) return false;  // not a body for the caller
+  if (rs.status != 206) return true;
+  auto cr = rs.headers.get("Content-Range");
+  std::string const want = "bytes " + std::to_string(start) + "-";
+  return cr.substr(0, want.size()) != want;
+}
+
+inline error range_error(op_spec const& op, http::response const& rs, std::uint64_t start) {
+  return error(errc::malformed_reply, "GetObject " + op.resource() + ": asked for bytes from " + std::to_string(start) +
+                                          ", the reply was " + std::to_string(rs.status) + " " +
+                                          std::string(rs.headers.get("Content-Range")) +
+                                          " (Range ignored?); nothing of it was delivered");
+}
+
+inline void read_op(op_spec& op, std::string_view operation, std::string_view method, std::string const& bucket,
+                    std::string const& key, read_conditions const& c) {
+  op.operation = operation;
+  op.method = method;
+  op.bucket = bucket;
+  op.key = key;
+  op.conditional_read = !c.if_match.empty() || !c.if_none_match.empty();
 }
 
 inline error invalid(std::string_view operation, std::string const& resource, std::string message) {
@@ -141,9 +198,13 @@ inline error invalid(std::string_view operation, std::string const& resource, st
   return e;
 }
 
-inline error with_context(error e, op_spec const& op) {
+inline void add_context(error& e, op_spec const& op) {
   if (e.diag.operation.empty()) e.diag.operation = std::string(op.operation);
   if (e.diag.resource.empty()) e.diag.resource = op.resource();
+}
+
+inline error with_context(error e, op_spec const& op) {
+  add_context(e, op);
   return e;
 }
 
@@ -219,12 +280,24 @@ struct out_file {
   }
 };
 
+// What client::perform keeps for one request beyond op, req and res: kept
+// here, with the pooled exchange, rather than in perform's coroutine frame
+// (Asio recycles frames only up to ~1 KiB; a bigger one costs an allocation
+// per request, and evicts a cached smaller one).
+struct op_scratch {
+  request_target tgt;
+  http::endpoint ep;
+  credentials::credentials owned;  // a set fetched for this request (not lent)
+  error failure;                   // the request's outcome: empty on success
+};
+
 // A request and its reply, kept warm between operations: their header lists
 // and strings keep their memory, so a request on a warm client does not
 // grow them again.
 struct exchange {
   http::request req;
   http::response res;
+  op_scratch scratch;
 };
 
 struct exchange_pool {
@@ -251,12 +324,15 @@ class exchange_lease {
     if (pool_->spares.size() >= max_spare) return;
     x_->req.clear();
     x_->res.clear();
+    x_->scratch.owned = {};  // no copy of a secret waits in the pool
+    x_->scratch.failure = {};
     pool_->spares.push_back(std::move(x_));
   }
   exchange_lease(exchange_lease const&) = delete;
   exchange_lease& operator=(exchange_lease const&) = delete;
   http::request& req() noexcept { return x_->req; }
   http::response& res() noexcept { return x_->res; }
+  op_scratch& scratch() noexcept { return x_->scratch; }
 
  private:
   std::shared_ptr<exchange_pool> pool_;
@@ -341,32 +417,50 @@ FLOE_DECL bool client::fixed_credentials(credentials::credentials& out, error& w
   return true;
 }
 
-FLOE_DECL boost::asio::awaitable<error> client::fetch_credentials(credentials::credentials& out) {
+FLOE_DECL boost::asio::awaitable<void> client::fetch_credentials(credentials::credentials& out, error& why) {
   auto got = co_await provider_->async_get(boost::asio::deferred);
-  if (!got) co_return std::move(got.error());
-  out = std::move(*got);
-  co_return error{};
+  if (got) {
+    out = std::move(*got);
+  } else {
+    why = std::move(got.error());
+  }
+}
+
+FLOE_DECL void client::declined_refresh(error& out, error& stale) const {
+  out = std::move(stale);
+  out.diag.message += out.diag.message.empty() ? "" : "; ";
+  out.diag.message += "credentials from " + provider_->describe() +
+                      " were refreshed recently without curing this; not retried while that refresh backs off";
 }
 
 FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, http::request& req,
                                                          http::response& res) {
+  detail::exchange_lease x(spare_exchanges_);  // for its scratch only
+  co_await perform(op, req, res, x.scratch());
+  co_return std::move(x.scratch().failure);
+}
+
+FLOE_DECL boost::asio::awaitable<void> client::perform(detail::op_spec& op, http::request& req, http::response& res,
+                                                       detail::op_scratch& s) {
   namespace asio = boost::asio;
   // What lives across a suspension is kept few and small: Asio recycles a
   // coroutine frame only up to ~1 KiB, so a bigger one costs an allocation
-  // per request. Work with big temporaries (target resolution, fetching
-  // credentials) runs in plain functions or a coroutine of its own.
+  // per request. The big per-request values live in `s`; work with big
+  // temporaries (target resolution, fetching credentials) runs in plain
+  // functions or a coroutine of its own; errors are written, not returned.
   bool auth_retried = false;
   std::uint64_t stale_generation = 0;
   std::unique_ptr<error> stale_error;  // the reply that made us invalidate, to report if nothing better comes
   bool redirected = false;
   bool const refreshable = provider_->refreshable();
   req.operation = std::string(op.operation);
-  error failure;  // this iteration's error, one slot for all
+  error& failure = s.failure;  // this iteration's error, then the outcome
+  failure = error{};
+  request_target& tgt = s.tgt;
+  http::endpoint& ep = s.ep;
   for (;;) {
-    request_target tgt;
-    if (!target_for(op, tgt, failure)) co_return detail::with_context(std::move(failure), op);
+    if (!target_for(op, tgt, failure)) co_return detail::add_context(failure, op);
 
-    http::endpoint ep;
     ep.tls = tgt.scheme == "https";
     ep.host = tgt.host;
     ep.port = tgt.port;
@@ -380,23 +474,19 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     // would. A refreshing provider is always asked through async_get, which
     // may wait for or start a fetch.
     std::shared_ptr<credentials::credentials const> lent;
-    credentials::credentials owned;
     if (!refreshable) lent = provider_->lend();
-    if (!lent && (refreshable || !fixed_credentials(owned, failure))) {
-      failure = co_await fetch_credentials(owned);
-      if (failure.code) co_return detail::with_context(std::move(failure), op);
+    if (!lent && (refreshable || !fixed_credentials(s.owned, failure))) {
+      failure = error{};
+      co_await fetch_credentials(s.owned, failure);
+      if (failure.code) co_return detail::add_context(failure, op);
     }
-    credentials::credentials const* const signing = lent ? lent.get() : &owned;
+    credentials::credentials const* const signing = lent ? lent.get() : &s.owned;
     credentials::credentials const& creds = *signing;
     if (auth_retried && creds.generation == stale_generation && stale_error) {
       // The provider declined the invalidation (its forced refreshes are
       // backing off after curing nothing): resending with the same keys
       // would only meet the same 403. Fail at once, naming the source.
-      error e = std::move(*stale_error);
-      e.diag.message += e.diag.message.empty() ? "" : "; ";
-      e.diag.message += "credentials from " + provider_->describe() +
-                        " were refreshed recently without curing this; not retried while that refresh backs off";
-      co_return e;
+      co_return declined_refresh(failure, *stale_error);
     }
 
     // Views, not copies: op, tgt and memory_hash outlive every use below.
@@ -467,7 +557,7 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     };
     req.classify = [hook = &classify_reply](http::request const&, http::response const& rs) { return (*hook)(rs); };
 
-    auto reply_error = [&]() -> error {
+    auto reply_error = [&](error& out) {
       auto const resource = op.resource();
       errors::reply_ids ids;
       ids.request_id = res.headers.get("x-amz-request-id");
@@ -483,7 +573,7 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
         if (!creds.source.empty()) report.err.diag.message += " (credentials from " + creds.source + ")";
       }
       if (res.retry_stop == errc::unknown_outcome) report.err.code = errc::unknown_outcome;
-      return std::move(report.err);
+      out = std::move(report.err);
     };
 
     res.clear();
@@ -494,17 +584,17 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
     // turns thrown-if-cancelled off for itself; that is put back after.
     bool const throw_if_cancelled = co_await asio::this_coro::throw_if_cancelled();
     try {
-      failure = co_await http::detail::run_send(http_, ep, req, res);
+      co_await http::detail::run_send_into(http_, ep, req, res, failure);
     } catch (...) {
       failure = http::detail::error_from_exception(std::current_exception());
     }
     co_await asio::this_coro::throw_if_cancelled(throw_if_cancelled);
-    if (failure.code) co_return detail::with_context(std::move(failure), op);
+    if (failure.code) co_return detail::add_context(failure, op);
     if (res.kind == errors::kind::success) {
       // A 403 that fresh credentials cured: the provider's forced-refresh
       // back-off can reset.
       if (auth_retried && creds.generation != stale_generation) provider_->confirm(creds.generation);
-      co_return error{};
+      co_return;
     }
 
     bool const can_resend = req.body.replayable();
@@ -513,7 +603,8 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
       // fetch started after this point. Once per operation, outside the
       // retry quota and with no back-off timer.
       stale_generation = creds.generation;
-      stale_error = std::make_unique<error>(reply_error());
+      stale_error = std::make_unique<error>();
+      reply_error(*stale_error);
       provider_->invalidate(creds.generation);
       auth_retried = true;
       continue;
@@ -525,72 +616,59 @@ FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, htt
         continue;
       }
     }
-    co_return reply_error();
+    co_return reply_error(failure);
   }
 }
 
 FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_head(std::string const& bucket, std::string const& key,
                                                                       read_conditions const& c) {
+  detail::exchange_lease x(spare_exchanges_);
   detail::op_spec op;
-  op.operation = "HeadObject";
-  op.method = "HEAD";
-  op.bucket = bucket;
-  op.key = key;
-  http::request req;
-  if (!c.if_match.empty()) req.headers.set("If-Match", detail::quoted_etag(c.if_match));
-  if (!c.if_none_match.empty()) req.headers.set("If-None-Match", detail::quoted_etag(c.if_none_match));
-  op.conditional_read = !c.if_match.empty() || !c.if_none_match.empty();
-  http::response res;
-  auto e = co_await execute(op, req, res);
-  if (e.code) co_return e;
-  get_result r;
-  r.not_modified = res.status == 304;
-  r.info = detail::info_from(res);
-  co_return r;
+  detail::read_op(op, "HeadObject", "HEAD", bucket, key, c);
+  if (!c.if_match.empty()) x.req().headers.set("If-Match", detail::quoted_etag(c.if_match));
+  if (!c.if_none_match.empty()) x.req().headers.set("If-None-Match", detail::quoted_etag(c.if_none_match));
+  co_await perform(op, x.req(), x.res(), x.scratch());
+  if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
+  co_return detail::reply_result(x.res());
 }
 
+// GetObject into memory. Kept apart from the streamed do_get (its resumes
+// and file handling) so that its coroutine frame stays small: this is the
+// hot path of a service reading small objects.
+FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get_memory(std::string const& bucket,
+                                                                            std::string const& key, get_params const& p) {
+  detail::exchange_lease x(spare_exchanges_);
+  detail::op_spec op;
+  detail::read_op(op, "GetObject", "GET", bucket, key, p.conditions);
+  std::uint64_t const start = p.range ? p.range->first : 0;
+  if (p.range && p.range->second && *p.range->second < start)
+    co_return detail::invalid(op.operation, op.resource(), "range end before its start");
+  detail::set_read_headers(x.req(), p, p.range.has_value(), start, {}, true);
+  co_await perform(op, x.req(), x.res(), x.scratch());
+  if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
+  if (p.range && detail::range_ignored(x.res(), start)) co_return detail::range_error(op, x.res(), start);
+  co_return detail::reply_result(x.res());
+}
+
+// A streamed GetObject (a download to a file, or to a write function):
+// resumes a transfer that broke after delivering bytes, pinned to the
+// version first seen.
 FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string const& bucket, std::string const& key,
                                                                      get_params const& p, std::string const* path,
                                                                      http::body_sink::write_fn const* write) {
   detail::op_spec op;
-  op.operation = "GetObject";
-  op.method = "GET";
-  op.bucket = bucket;
-  op.key = key;
-  op.conditional_read = !p.conditions.if_match.empty() || !p.conditions.if_none_match.empty();
-
-  bool const streamed = path != nullptr || write != nullptr;
+  detail::read_op(op, "GetObject", "GET", bucket, key, p.conditions);
   detail::out_file file;
   if (path != nullptr && !file.open(*path)) {
     co_return detail::invalid(op.operation, op.resource(),
                               "cannot open " + *path + " for writing: " + std::strerror(errno));
   }
 
-  std::uint64_t first = 0;
-  std::optional<std::uint64_t> last;
-  if (p.range) {
-    first = p.range->first;
-    last = p.range->second;
-    if (last && *last < first) co_return detail::invalid(op.operation, op.resource(), "range end before its start");
-  }
+  std::uint64_t const first = p.range ? p.range->first : 0;
+  if (p.range && p.range->second && *p.range->second < first)
+    co_return detail::invalid(op.operation, op.resource(), "range end before its start");
   std::uint64_t received = 0;  // bytes delivered to the sink over all attempts
   std::string etag;            // the version being read, pinned after the first reply
-  // A ranged request answered with anything but 206 and a Content-Range
-  // starting where it was asked (a server or cache that ignored Range sends
-  // the whole object with 200): its bytes are never delivered or spliced.
-  auto range_ignored = [](http::response const& rs, std::uint64_t start) {
-    if (rs.status / 100 != 2) return false;  // not a body for the caller
-    if (rs.status != 206) return true;
-    auto cr = rs.headers.get("Content-Range");
-    std::string const want = "bytes " + std::to_string(start) + "-";
-    return cr.substr(0, want.size()) != want;
-  };
-  auto range_error = [&op](http::response const& rs, std::uint64_t start) {
-    return error(errc::malformed_reply,
-                 "GetObject " + op.resource() + ": asked for bytes from " + std::to_string(start) + ", the reply was " +
-                     std::to_string(rs.status) + " " + std::string(rs.headers.get("Content-Range")) +
-                     " (Range ignored?); nothing of it was delivered");
-  };
   bool wrong_range = false;
   get_result out;
   detail::exchange_lease x(spare_exchanges_);
@@ -598,61 +676,47 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
   for (;;) {
     http::request& req = x.req();
     req.clear();
-    if (p.range || received > 0) {
-      std::string range = "bytes=" + std::to_string(first + received) + "-";
-      if (last) range += std::to_string(*last);
-      req.headers.set("Range", range);
-    }
-    // After a break, pin the version first seen: never splice two versions.
-    std::string if_match = etag.empty() ? p.conditions.if_match : etag;
-    if (!if_match.empty()) req.headers.set("If-Match", detail::quoted_etag(if_match));
-    if (!p.conditions.if_none_match.empty() && received == 0)
-      req.headers.set("If-None-Match", detail::quoted_etag(p.conditions.if_none_match));
     bool const ranged = p.range || received > 0;
     std::uint64_t const start = first + received;
+    // After a break, pin the version first seen: never splice two versions.
+    detail::set_read_headers(req, p, ranged, start, etag, received == 0);
     bool first_piece = true;
-    if (streamed) {
-      std::uint64_t const received_before = received;
-      op.before_retry = [&received, received_before]() -> error {
-        if (received == received_before) return {};
-        return error(errc::body_not_replayable, "the reply broke after part of the body was delivered");
-      };
-      req.sink = http::body_sink::stream([&](std::string_view piece, boost::system::error_code& ec) {
-        if (first_piece) {
-          first_piece = false;
-          if (ranged && range_ignored(res, start)) {
-            wrong_range = true;
-            ec = make_error_code(errc::malformed_reply);
+    std::uint64_t const received_before = received;
+    op.before_retry = [&received, received_before]() -> error {
+      if (received == received_before) return {};
+      return error(errc::body_not_replayable, "the reply broke after part of the body was delivered");
+    };
+    req.sink = http::body_sink::stream([&](std::string_view piece, boost::system::error_code& ec) {
+      if (first_piece) {
+        first_piece = false;
+        if (ranged && detail::range_ignored(res, start)) {
+          wrong_range = true;
+          ec = make_error_code(errc::malformed_reply);
+          return;
+        }
+      }
+      if (etag.empty()) etag = std::string(normalize_etag(res.headers.get("ETag")));
+      if (file.fd >= 0) {
+        while (!piece.empty()) {
+          auto n = ::write(file.fd, piece.data(), piece.size());
+          if (n < 0) {
+            if (errno == EINTR) continue;
+            ec = {errno, boost::system::system_category()};
             return;
           }
+          piece.remove_prefix(static_cast<std::size_t>(n));
+          received += static_cast<std::uint64_t>(n);
         }
-        if (etag.empty()) etag = std::string(normalize_etag(res.headers.get("ETag")));
-        if (file.fd >= 0) {
-          while (!piece.empty()) {
-            auto n = ::write(file.fd, piece.data(), piece.size());
-            if (n < 0) {
-              if (errno == EINTR) continue;
-              ec = {errno, boost::system::system_category()};
-              return;
-            }
-            piece.remove_prefix(static_cast<std::size_t>(n));
-            received += static_cast<std::uint64_t>(n);
-          }
-        } else {
-          (*write)(piece, ec);
-          if (!ec) received += piece.size();
-        }
-      });
-    }
+      } else {
+        (*write)(piece, ec);
+        if (!ec) received += piece.size();
+      }
+    });
     auto e = co_await execute(op, req, res);
-    if (wrong_range) co_return range_error(res, start);
-    if (!e.code) {
-      if (ranged && !streamed && range_ignored(res, start)) co_return range_error(res, start);
-      break;
-    }
+    if (wrong_range) co_return detail::range_error(op, res, start);
+    if (!e.code) break;
     // Resume a stream that broke after delivering bytes; anything else is final.
-    bool const broken_mid_body = streamed && received > 0 && !etag.empty() &&
-                                 (res.status == 0 || res.status / 100 == 2) &&
+    bool const broken_mid_body = received > 0 && !etag.empty() && (res.status == 0 || res.status / 100 == 2) &&
                                  e.code != boost::asio::error::operation_aborted && out.resumes < cfg_.max_resumes;
     if (!broken_mid_body) {
       if (received > 0 && e.code == errc::precondition_failed) {
@@ -664,9 +728,8 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
     ++out.resumes;
   }
   out.not_modified = res.status == 304;
-  out.info = detail::info_from(res);
+  detail::fill_info(res, out.info);
   if (!out.info.etag.empty() && !etag.empty() && out.info.etag != etag) out.info.etag = etag;
-  if (!streamed) out.body = std::move(res.body);
   if (file.fd >= 0) {
     if (out.not_modified) {
       file.discard();  // the caller's copy is current: keep it
@@ -709,12 +772,9 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   req.traits.conditional_write = op.conditional_write;
   req.body = body;
   if (p.on_progress) req.on_body_sent = p.on_progress;
-  auto e = co_await execute(op, req, res);
-  if (e.code) co_return e;
-  put_result r;
-  r.etag = std::string(normalize_etag(res.headers.get("ETag")));
-  r.version_id = std::string(res.headers.get("x-amz-version-id"));
-  co_return r;
+  co_await perform(op, req, res, x.scratch());
+  if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
+  co_return detail::put_result_from(res);
 }
 
 FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std::string const& bucket, std::string const& key,
