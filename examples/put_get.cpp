@@ -12,6 +12,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include <cstdio>
 #include <string>
@@ -43,7 +44,9 @@ asio::awaitable<int> put_then_get(floe::s3::client& s3, std::string const& bucke
   }
   std::printf("PUT s3://%s/%s etag %s\n", bucket.c_str(), key.c_str(), put->etag.c_str());
 
-  auto got = co_await s3.async_get_object(bucket, key);
+  // asio::use_awaitable: the GET runs in this coroutine (the cheapest form;
+  // the default token, asio::deferred, starts a coroutine of its own).
+  auto got = co_await s3.async_get_object(bucket, key, asio::use_awaitable);
   if (!got) {
     std::fprintf(stderr, "get: %s\n", got.error().what().c_str());
     co_return 1;

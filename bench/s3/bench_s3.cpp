@@ -127,12 +127,12 @@ asio::awaitable<void> run_lane(floe::s3::client& c, job& j, std::uint64_t count)
       key += '/';
       key += std::to_string(j.next++);
       auto body = floe::http::body_source::memory(j.body);
-      auto r = co_await c.async_put_object(j.bucket, key, body);
+      auto r = co_await c.async_put_object(j.bucket, key, body, asio::use_awaitable);
       if (!r) {
         if (j.failures++ == 0) std::fprintf(stderr, "bench_s3: %s\n", r.error().what().c_str());
       }
     } else {
-      auto r = co_await c.async_get_object(j.bucket, j.key);
+      auto r = co_await c.async_get_object(j.bucket, j.key, asio::use_awaitable);
       if (!r || r->body.size() != 1024) {
         if (j.failures++ == 0 && !r) std::fprintf(stderr, "bench_s3: %s\n", r.error().what().c_str());
       }

@@ -3,7 +3,10 @@
 //
 // Every operation is an `async_*` initiating function taking a completion
 // token (default asio::deferred), so `co_await c.async_head_object(b, k)`
-// works, and so do callbacks, futures and as_tuple. Each completes with a
+// works, and so do callbacks, futures and as_tuple. In a coroutine,
+// `co_await c.async_head_object(b, k, asio::use_awaitable)` is the cheapest
+// form: the operation runs in the calling coroutine (no coroutine of its
+// own, no completion hop) and shares its cancellation. Each completes with a
 // `floe::result<T>`: the value, or a floe::error whose code says what kind of
 // failure it was (errc::not_found, errc::precondition_failed, errc::conflict,
 // errc::denied, errc::stale_credentials, errc::unknown_outcome, ...; see
@@ -50,6 +53,7 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -465,9 +469,22 @@ class client {
   // Runs make() (which returns the operation's awaitable) as a coroutine of
   // its own. The function object, and so every argument it captured, lives
   // in co_spawn's frame until the operation completes: the do_* coroutines
-  // take their arguments by reference to those captures.
+  // take their arguments by reference to those captures. With
+  // asio::use_awaitable the operation is instead an awaitable run by the
+  // caller's coroutine (run_inline): no coroutine thread of its own, no
+  // completion hop — the cheapest form.
   template <class Result, class Make, class Token>
   auto start(Make&& make, Token&& token) {
+    namespace asio = boost::asio;
+    if constexpr (std::is_same_v<std::decay_t<Token>, asio::use_awaitable_t<executor_type>>) {
+      return run_inline<Result>(std::forward<Make>(make));
+    } else {
+      return start_spawned<Result>(std::forward<Make>(make), std::forward<Token>(token));
+    }
+  }
+
+  template <class Result, class Make, class Token>
+  auto start_spawned(Make&& make, Token&& token) {
     namespace asio = boost::asio;
     return asio::async_initiate<Token, void(Result)>(
         [this](auto handler, auto mk) {
@@ -482,6 +499,17 @@ class client {
                              })));
         },
         token, std::forward<Make>(make));
+  }
+
+  // The captures live in this frame; a failure thrown (cancellation seen at
+  // a co_await, bad_alloc) completes as an error value, as with co_spawn.
+  template <class Result, class Make>
+  static boost::asio::awaitable<Result> run_inline(Make make) {
+    try {
+      co_return co_await make();
+    } catch (...) {
+      co_return Result(http::detail::error_from_exception(std::current_exception()));
+    }
   }
 
   // One request: addressing, credentials, signing, send, classify, the
