@@ -79,6 +79,20 @@ struct error {
 
   /// "code message: diagnostics".
   FLOE_DECL std::string what() const;
+
+  /// Back to no error; the strings keep their memory (an error slot reused
+  /// per request costs no allocation or free).
+  void clear() noexcept {
+    code.clear();
+    diag.http_status = 0;
+    diag.operation.clear();
+    diag.code.clear();
+    diag.message.clear();
+    diag.request_id.clear();
+    diag.host_id.clear();
+    diag.resource.clear();
+    diag.attempt = 0;
+  }
 };
 
 /// Thrown by result<T>::value() when the caller prefers exceptions.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,7 +38,18 @@ class fields {
     e.offset = static_cast<std::uint32_t>(buf_.size());
     e.name_len = static_cast<std::uint32_t>(name.size());
     e.value_len = static_cast<std::uint32_t>(value.size());
-    buf_.append(name).append(": ").append(value).append("\r\n");
+    // One resize and straight copies: a header list is built field by field
+    // on every request and reply.
+    buf_.resize(buf_.size() + line_len(e));
+    char* p = buf_.data() + e.offset;
+    std::memcpy(p, name.data(), name.size());
+    p += name.size();
+    *p++ = ':';
+    *p++ = ' ';
+    if (!value.empty()) std::memcpy(p, value.data(), value.size());
+    p += value.size();
+    *p++ = '\r';
+    *p = '\n';
     index_.push_back(e);
   }
 
@@ -104,11 +116,21 @@ class fields {
   };
 
   static char lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + ('a' - 'A')) : c; }
+  // Whole strings at a time, no early exit: the loops vectorise (a refused
+  // field is the rare case).
   static bool acceptable(std::string_view name, std::string_view value) noexcept {
     if (name.empty()) return false;
-    auto bad_name = [](char c) { return c <= ' ' || c == ':' || c == 0x7f; };
-    auto bad_value = [](char c) { return c == '\r' || c == '\n' || c == '\0'; };
-    return std::none_of(name.begin(), name.end(), bad_name) && std::none_of(value.begin(), value.end(), bad_value);
+    unsigned bad = 0;
+    for (unsigned char c : name) bad |= static_cast<unsigned>((c <= ' ') | (c >= 0x7f) | (c == ':'));  // controls, space, DEL, non-ASCII
+    if (bad != 0) return false;
+    // CR, LF and NUL are all below 0x0e: the smallest byte decides (a min
+    // reduction, one instruction per vector); only a value holding some
+    // other control byte (a tab) is looked at byte by byte.
+    unsigned char smallest = 0xff;
+    for (unsigned char c : value) smallest = c < smallest ? c : smallest;
+    if (smallest >= 0x0e) return true;
+    for (char c : value) bad |= static_cast<unsigned>((c == '\r') | (c == '\n') | (c == '\0'));
+    return bad == 0;
   }
   static std::uint32_t line_len(entry const& e) noexcept { return e.name_len + e.value_len + 4; }
   std::string_view name_at(std::size_t i) const noexcept {

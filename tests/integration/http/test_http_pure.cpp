@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
 
 using namespace floe::http;
 
@@ -46,6 +47,36 @@ TEST_CASE("fields refuse header injection") {
   CHECK_FALSE(g.valid());
   g.clear();
   CHECK(g.valid());
+}
+
+TEST_CASE("fields: every byte a name or a value may not hold is refused, wherever it sits; the rest is kept as given") {
+  for (int b = 0; b < 256; ++b) {
+    char const c = static_cast<char>(b);
+    bool const name_ok = b > 0x20 && b < 0x7f && c != ':';
+    bool const value_ok = c != '\r' && c != '\n' && c != '\0';
+    for (std::size_t at : {std::size_t{0}, std::size_t{7}, std::size_t{40}}) {
+      std::string name(41, 'n'), value(41, 'v');
+      name[at] = c;
+      value[at] = c;
+      fields f;
+      f.add(name, "v");
+      CHECK_MESSAGE(f.valid() == name_ok, "name byte " << b << " at " << at);
+      CHECK(f.size() == (name_ok ? 1u : 0u));
+      fields g;
+      g.add("X-Value", value);
+      CHECK_MESSAGE(g.valid() == value_ok, "value byte " << b << " at " << at);
+      if (value_ok) CHECK(g.get("x-value") == value);
+    }
+  }
+  fields f;
+  f.add("X-Empty", "");
+  f.add("X-Tab", "a\tb");
+  CHECK(f.valid());
+  CHECK(f.wire() == "X-Empty: \r\nX-Tab: a\tb\r\n");
+  CHECK(f.get("x-empty").empty());
+  fields e;
+  e.add("", "v");
+  CHECK_FALSE(e.valid());
 }
 
 TEST_CASE("parse_url: schemes, ports, IPv6, userinfo, targets") {

@@ -48,3 +48,26 @@ TEST_CASE("every kind maps to a distinct name and the retryable ones are exactly
   }
   CHECK(retryable == 3);
 }
+
+TEST_CASE("error::clear leaves no code and no diagnostics behind") {
+  floe::error e(floe::errc::conflict, "busy");
+  e.diag.operation = "PutObject";
+  e.diag.resource = "b/k";
+  e.diag.http_status = 409;
+  e.diag.code = "ConcurrentModification";
+  e.diag.request_id = "tx1";
+  e.diag.host_id = "h1";
+  e.diag.attempt = 2;
+  e.clear();
+  CHECK_FALSE(e.code);
+  CHECK(e.diag.to_string() == floe::diagnostics{}.to_string());
+  CHECK(e.what() == floe::error{}.what());
+  CHECK(e.diag.http_status == 0);
+  CHECK(e.diag.attempt == 0);
+  CHECK(e.diag.operation.empty());
+  CHECK(e.diag.code.empty());
+  CHECK(e.diag.message.empty());
+  CHECK(e.diag.request_id.empty());
+  CHECK(e.diag.host_id.empty());
+  CHECK(e.diag.resource.empty());
+}

@@ -977,13 +977,13 @@ inline settled settle(client_config const& cfg, client_state& st, std::chrono::s
   auto const d = op.on_outcome(traits, o, r01);
   res.attempts = this_attempt;
   if (d.what == retry::action::done) {
-    out = error{};
+    out.clear();
     return {true};
   }
   if (d.what == retry::action::stop) {
     if (o.reply_received) {
       res.retry_stop = d.reason;
-      out = error{};
+      out.clear();
       return {true};
     }
     auto e = detail::finish_error(op, req, res, error(a.ec), &a);
@@ -1060,7 +1060,7 @@ FLOE_DECL boost::asio::awaitable<void> detail::run_send_into(client& cl, endpoin
   if (req.body.type() == body_source::kind::memory && req.body.bytes().size() != req.body.size())
     co_return detail::fail(err, op, req, res, error(errc::invalid_argument, "body size mismatch"));
 
-  err = error{};  // this attempt's error, then the exchange's result
+  err.clear();  // this attempt's error, then the exchange's result
   for (;;) {
     if (req.sign) {
       err = req.sign(req, attempt_info{op.attempt(), cl.skew_});
@@ -1078,7 +1078,7 @@ FLOE_DECL boost::asio::awaitable<void> detail::run_send_into(client& cl, endpoin
     bool reused = true;
     auto const t0 = cfg.observer ? detail::steady::now() : detail::steady::time_point{};
     auto conn = detail::take_idle(cl, st, ep);
-    err = error{};
+    err.clear();
     if (!conn) co_await acquire(cl, st, ep, reused, conn, err);
     detail::attempt_state a;
     if (!conn) {

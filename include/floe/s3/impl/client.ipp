@@ -106,23 +106,51 @@ inline char ascii_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? stati
 
 // Object facts from a HEAD/GET reply's headers.
 inline void fill_info(http::response const& res, object_info& i) {
-  auto const& h = res.headers;
-  i.etag = std::string(normalize_etag(h.get("ETag")));
-  i.last_modified = std::string(h.get("Last-Modified"));
-  i.content_type = std::string(h.get("Content-Type"));
-  i.version_id = std::string(h.get("x-amz-version-id"));
-  i.content_range = std::string(h.get("Content-Range"));
-  // The whole object's size: the total of a Content-Range, else the length.
-  auto cr = std::string_view(i.content_range);
-  auto slash = cr.rfind('/');
-  if (slash != std::string_view::npos && parse_u64(cr.substr(slash + 1), i.size)) {
-  } else {
-    (void)parse_u64(h.get("Content-Length"), i.size);
-  }
+  // One pass over the reply's fields; the first of each name counts (as
+  // fields::get would have it).
+  using F = http::fields;
   constexpr std::string_view meta = "x-amz-meta-";
+  auto const& h = res.headers;
+  std::string_view length;
+  unsigned seen = 0;
+  auto first = [&seen](unsigned bit) {
+    bool const was = (seen & bit) != 0;
+    seen |= bit;
+    return !was;
+  };
+  auto known = [&](std::string_view name, std::string_view value) {
+    switch (name.size()) {
+      case 4:
+        if (!F::iequals(name, "ETag")) return false;
+        if (first(1)) i.etag.assign(normalize_etag(value));
+        return true;
+      case 12:
+        if (!F::iequals(name, "Content-Type")) return false;
+        if (first(2)) i.content_type.assign(value);
+        return true;
+      case 13:
+        if (F::iequals(name, "Last-Modified")) {
+          if (first(4)) i.last_modified.assign(value);
+          return true;
+        }
+        if (!F::iequals(name, "Content-Range")) return false;
+        if (first(8)) i.content_range.assign(value);
+        return true;
+      case 14:
+        if (!F::iequals(name, "Content-Length")) return false;
+        if (first(16)) length = value;
+        return true;
+      case 16:
+        if (!F::iequals(name, "x-amz-version-id")) return false;
+        if (first(32)) i.version_id.assign(value);
+        return true;
+      default:
+        return false;
+    }
+  };
   for (std::size_t n = 0; n < h.size(); ++n) {
-    auto f = h[n];
-    if (f.name.size() <= meta.size()) continue;
+    auto const f = h[n];
+    if (known(f.name, f.value) || f.name.size() <= meta.size()) continue;
     bool match = true;
     for (std::size_t j = 0; j < meta.size() && match; ++j) match = ascii_lower(f.name[j]) == meta[j];
     if (!match) continue;
@@ -130,6 +158,10 @@ inline void fill_info(http::response const& res, object_info& i) {
     for (auto& c : name) c = ascii_lower(c);
     i.metadata.emplace_back(std::move(name), std::string(f.value));
   }
+  // The whole object's size: the total of a Content-Range, else the length.
+  auto const cr = std::string_view(i.content_range);
+  auto const slash = cr.rfind('/');
+  if (slash == std::string_view::npos || !parse_u64(cr.substr(slash + 1), i.size)) (void)parse_u64(length, i.size);
 }
 
 inline put_result put_result_from(http::response const& res) {
@@ -325,7 +357,7 @@ class exchange_lease {
     x_->req.clear();
     x_->res.clear();
     x_->scratch.owned = {};  // no copy of a secret waits in the pool
-    x_->scratch.failure = {};
+    x_->scratch.failure.clear();
     pool_->spares.push_back(std::move(x_));
   }
   exchange_lease(exchange_lease const&) = delete;
@@ -455,7 +487,7 @@ FLOE_DECL boost::asio::awaitable<void> client::perform(detail::op_spec& op, http
   bool const refreshable = provider_->refreshable();
   req.operation = std::string(op.operation);
   error& failure = s.failure;  // this iteration's error, then the outcome
-  failure = error{};
+  failure.clear();
   request_target& tgt = s.tgt;
   http::endpoint& ep = s.ep;
   for (;;) {
@@ -476,7 +508,7 @@ FLOE_DECL boost::asio::awaitable<void> client::perform(detail::op_spec& op, http
     std::shared_ptr<credentials::credentials const> lent;
     if (!refreshable) lent = provider_->lend();
     if (!lent && (refreshable || !fixed_credentials(s.owned, failure))) {
-      failure = error{};
+      failure.clear();
       co_await fetch_credentials(s.owned, failure);
       if (failure.code) co_return detail::add_context(failure, op);
     }
