@@ -44,6 +44,7 @@
 #include <floe/result.hpp>
 #include <floe/sigv4/canonical.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -160,6 +161,12 @@ FLOE_DECL result<request_target> resolve_target(addressing_config const& cfg, st
                                                 std::optional<std::string_view> key,
                                                 std::string_view region = {});
 
+/// resolve_target into `t`, reusing its strings' memory; false and `why` on
+/// an error.
+FLOE_DECL bool resolve_target_into(addressing_config const& cfg, std::string_view bucket,
+                                   std::optional<std::string_view> key, std::string_view region, request_target& t,
+                                   error& why);
+
 /// The target for a request to no bucket (ListBuckets): path "/".
 FLOE_DECL result<request_target> resolve_service_target(addressing_config const& cfg, std::string_view region = {});
 
@@ -217,6 +224,7 @@ class bucket_region_cache {
   mutable std::mutex mutex_;
   std::list<entry> order_;  // most recent first
   std::unordered_map<std::string, std::list<entry>::iterator> index_;
+  std::atomic<std::size_t> entries_{0};  // order_.size(), readable without the lock
 };
 
 }  // namespace floe::s3

@@ -187,6 +187,53 @@ TEST_CASE("target: keys: empty and over 1024 bytes refused; 1000 and 1024 bytes 
   CHECK(resolve_target(cfg, "b-1", std::string_view(nul))->path == "/a%00b");
 }
 
+TEST_CASE("target: resolved again into one reused target, each result equals a fresh resolution") {
+  struct step {
+    addressing_config cfg;
+    std::string bucket;
+    std::optional<std::string> key;
+    std::string region;
+  };
+  std::vector<step> steps = {
+      {aws(), "b-1", "k", ""},
+      {custom("http://[::1]:9000/base"), "bucket", "dir/a b", ""},
+      {aws("us-east-1"), "my.dotted.bucket", "x", ""},
+      {aws(), "b-1", std::nullopt, "ap-south-1"},
+      {custom("https://minio.local"), "bkt", "k", ""},
+      {custom("http://127.0.0.1:18777"), "bench", "1k", ""},
+      {aws(), "Bad_Bucket", "k", ""},  // refused: nothing of the last target may be taken for this one
+      {custom("http://h:80", addressing_style::virtual_hosted), "vh", "k", "eu-west-3"},
+      {aws(), "b-1", "", ""},  // refused: empty key
+      {aws("cn-north-1"), "b-2", "k2", ""},
+  };
+  request_target reused;
+  for (auto const& s : steps) {
+    CAPTURE(s.bucket);
+    std::optional<std::string_view> key;
+    if (s.key) key = *s.key;
+    auto fresh = resolve_target(s.cfg, s.bucket, key, s.region);
+    floe::error why;
+    bool const ok = resolve_target_into(s.cfg, s.bucket, key, s.region, reused, why);
+    REQUIRE(ok == fresh.has_value());
+    if (!ok) {
+      CHECK(why.code == fresh.error().code);
+      CHECK(why.diag.message == fresh.error().diag.message);
+      continue;
+    }
+    CHECK(reused.scheme == fresh->scheme);
+    CHECK(reused.host == fresh->host);
+    CHECK(reused.port == fresh->port);
+    CHECK(reused.host_header == fresh->host_header);
+    CHECK(reused.path == fresh->path);
+    CHECK(reused.region == fresh->region);
+    CHECK(reused.virtual_hosted == fresh->virtual_hosted);
+    CHECK(reused.url() == fresh->url());
+  }
+  // And the fresh resolutions are what they always were.
+  CHECK(url_of(steps[1].cfg, "bucket", "dir/a b") == "http://[::1]:9000/base/bucket/dir/a%20b");
+  CHECK(url_of(steps[5].cfg, "bench", "1k") == "http://127.0.0.1:18777/bench/1k");
+}
+
 TEST_CASE("bucket names: what can be addressed") {
   for (auto ok : {"b", "My_Bucket", "a.b-c_d", "192.168.1.1"}) CHECK_MESSAGE(validate_bucket_name(ok).has_value(), ok);
   CHECK(validate_bucket_name(std::string(255, 'a')).has_value());
@@ -421,6 +468,11 @@ TEST_CASE("region cache: remembers, refreshes, evicts the least recently used") 
   c.forget("a");
   CHECK_FALSE(c.lookup("a"));
   CHECK(c.size() == 1);
+  c.forget("c");
+  CHECK(c.size() == 0);
+  CHECK_FALSE(c.lookup("c"));  // empty again: the lock-free answer
+  CHECK(c.remember("d", "eu-west-2"));
+  CHECK(c.lookup("d") == "eu-west-2");  // and filled again: found
   CHECK(bucket_region_cache(0).capacity() == 1);
 }
 

@@ -3,6 +3,7 @@
 #include <floe/sigv4/uri_encode.hpp>
 
 #include <algorithm>
+#include <charconv>
 
 namespace floe::s3 {
 
@@ -58,16 +59,24 @@ inline std::optional<bool> parse_bool(std::string_view v) {
   return std::nullopt;
 }
 
-inline std::string authority_of(std::string_view host, std::uint16_t port, bool https) {
-  std::string a;
+// host[:port] as a Host header says it, into `a` (replacing what it held).
+inline void authority_into(std::string& a, std::string_view host, std::uint16_t port, bool https) {
+  a.clear();
   bool v6 = host.find(':') != std::string_view::npos;
   if (v6) a += '[';
   a += host;
   if (v6) a += ']';
   if (port != (https ? 443 : 80)) {
+    char digits[8];
+    auto const end = std::to_chars(digits, digits + sizeof digits, port).ptr;
     a += ':';
-    a += std::to_string(port);
+    a.append(digits, end);
   }
+}
+
+inline std::string authority_of(std::string_view host, std::uint16_t port, bool https) {
+  std::string a;
+  authority_into(a, host, port, https);
   return a;
 }
 
@@ -333,44 +342,60 @@ FLOE_DECL std::string request_target::url(std::string_view query) const {
 }
 
 namespace detail {
-// Fills `t` (an out parameter rather than a result<>, so that the callers
-// work on a plain object: GCC's -Wnull-dereference cannot see that a
-// checked result<>'s operator-> is never null).
-inline result<void> base_target(addressing_config const& cfg, std::string_view region_override, request_target& t) {
-  t.region = region_override.empty() ? cfg.region : std::string(region_override);
+// Fills `t`, reusing its strings' memory (a target is resolved per request).
+inline bool base_target(addressing_config const& cfg, std::string_view region_override, request_target& t, error& why) {
+  t.region.assign(region_override.empty() ? std::string_view(cfg.region) : region_override);
+  t.virtual_hosted = false;
   if (cfg.custom_endpoint) {
-    if (!plausible_region(t.region))
-      return error(errc::invalid_argument, "region " + detail::quoted(t.region) + " is not a region name");
+    if (!plausible_region(t.region)) {
+      why = error(errc::invalid_argument, "region " + detail::quoted(t.region) + " is not a region name");
+      return false;
+    }
     auto const& ep = *cfg.custom_endpoint;
-    t.scheme = ep.scheme;
-    t.host = ep.host;
+    t.scheme.assign(ep.scheme);
+    t.host.assign(ep.host);
     t.port = ep.port;
-    t.path = ep.base_path;
+    t.path.assign(ep.base_path);
   } else {
-    if (!is_valid_aws_region(t.region))
-      return error(errc::invalid_argument, "region " + detail::quoted(t.region) + " is not an AWS region name");
-    t.scheme = "https";
+    if (!is_valid_aws_region(t.region)) {
+      why = error(errc::invalid_argument, "region " + detail::quoted(t.region) + " is not an AWS region name");
+      return false;
+    }
+    t.scheme.assign("https");
     t.port = 443;
-    if (t.region == "us-east-1" && !cfg.us_east_1_regional)
-      t.host = "s3.amazonaws.com";
-    else
-      t.host = "s3." + t.region + "." + std::string(partition_dns_suffix(t.region));
+    t.path.clear();
+    if (t.region == "us-east-1" && !cfg.us_east_1_regional) {
+      t.host.assign("s3.amazonaws.com");
+    } else {
+      t.host.assign("s3.");
+      t.host += t.region;
+      t.host += '.';
+      t.host += partition_dns_suffix(t.region);
+    }
   }
-  return {};
+  return true;
 }
 }  // namespace detail
 
-FLOE_DECL result<request_target> resolve_target(addressing_config const& cfg, std::string_view bucket,
-                                                std::optional<std::string_view> key, std::string_view region) {
-  if (auto v = validate_bucket_name(bucket); !v) return v.error();
-  if (key) {
-    if (key->empty()) return error(errc::invalid_argument, "object key is empty");
-    if (key->size() > max_key_size)
-      return error(errc::invalid_argument, "object key of " + std::to_string(key->size()) + " bytes is longer than " +
-                                               std::to_string(max_key_size));
+FLOE_DECL bool resolve_target_into(addressing_config const& cfg, std::string_view bucket,
+                                   std::optional<std::string_view> key, std::string_view region, request_target& t,
+                                   error& why) {
+  if (auto v = validate_bucket_name(bucket); !v) {
+    why = std::move(v.error());
+    return false;
   }
-  request_target t;
-  if (auto b = detail::base_target(cfg, region, t); !b) return b.error();
+  if (key) {
+    if (key->empty()) {
+      why = error(errc::invalid_argument, "object key is empty");
+      return false;
+    }
+    if (key->size() > max_key_size) {
+      why = error(errc::invalid_argument, "object key of " + std::to_string(key->size()) + " bytes is longer than " +
+                                              std::to_string(max_key_size));
+      return false;
+    }
+  }
+  if (!detail::base_target(cfg, region, t, why)) return false;
   bool https = t.scheme == "https";
   bool host_is_ip = cfg.custom_endpoint && cfg.custom_endpoint->host_is_ip;
   switch (cfg.style) {
@@ -379,7 +404,8 @@ FLOE_DECL result<request_target> resolve_target(addressing_config const& cfg, st
     case addressing_style::automatic: t.virtual_hosted = !cfg.custom_endpoint && is_dns_compatible(bucket, false); break;
   }
   if (t.virtual_hosted) {
-    t.host = std::string(bucket) + "." + t.host;
+    t.host.insert(0, 1, '.');
+    t.host.insert(0, bucket);
     t.path += '/';
   } else {
     t.path += '/';
@@ -387,13 +413,21 @@ FLOE_DECL result<request_target> resolve_target(addressing_config const& cfg, st
     if (key) t.path += '/';
   }
   if (key) sigv4::uri_encode_append(t.path, *key, false);
-  t.host_header = detail::authority_of(t.host, t.port, https);
+  detail::authority_into(t.host_header, t.host, t.port, https);
+  return true;
+}
+
+FLOE_DECL result<request_target> resolve_target(addressing_config const& cfg, std::string_view bucket,
+                                                std::optional<std::string_view> key, std::string_view region) {
+  request_target t;
+  error why;
+  if (!resolve_target_into(cfg, bucket, key, region, t, why)) return why;
   return t;
 }
 
 FLOE_DECL result<request_target> resolve_service_target(addressing_config const& cfg, std::string_view region) {
   request_target t;
-  if (auto b = detail::base_target(cfg, region, t); !b) return b.error();
+  if (error why; !detail::base_target(cfg, region, t, why)) return why;
   t.path += '/';
   t.host_header = detail::authority_of(t.host, t.port, t.scheme == "https");
   return t;
@@ -466,10 +500,13 @@ FLOE_DECL bool bucket_region_cache::remember(std::string_view bucket, std::strin
     index_.erase(order_.back().first);
     order_.pop_back();
   }
+  entries_.store(order_.size(), std::memory_order_release);
   return true;
 }
 
 FLOE_DECL std::optional<std::string> bucket_region_cache::lookup(std::string_view bucket) {
+  // Nothing learned yet (no redirect ever): the usual case costs no lock.
+  if (entries_.load(std::memory_order_acquire) == 0) return std::nullopt;
   std::lock_guard lock(mutex_);
   auto it = index_.find(std::string(bucket));
   if (it == index_.end()) return std::nullopt;
@@ -483,6 +520,7 @@ FLOE_DECL void bucket_region_cache::forget(std::string_view bucket) {
   if (it == index_.end()) return;
   order_.erase(it->second);
   index_.erase(it);
+  entries_.store(order_.size(), std::memory_order_release);
 }
 
 FLOE_DECL std::size_t bucket_region_cache::size() const {

@@ -427,10 +427,12 @@ FLOE_DECL client::~client() = default;
 FLOE_DECL bool client::target_for(detail::op_spec const& op, request_target& out, error& why) {
   std::optional<std::string> region;
   if (!op.bucket.empty()) region = regions_.lookup(op.bucket);
-  auto tgt = op.bucket.empty() ? resolve_service_target(addressing_, region.value_or(std::string{}))
-                               : resolve_target(addressing_, op.bucket,
-                                                op.key ? std::optional<std::string_view>(*op.key) : std::nullopt,
-                                                region.value_or(std::string{}));
+  std::string_view const r = region ? std::string_view(*region) : std::string_view();
+  if (!op.bucket.empty()) {
+    return resolve_target_into(addressing_, op.bucket, op.key ? std::optional<std::string_view>(*op.key) : std::nullopt,
+                               r, out, why);
+  }
+  auto tgt = resolve_service_target(addressing_, r);
   if (!tgt) {
     why = std::move(tgt.error());
     return false;
