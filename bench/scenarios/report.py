@@ -195,6 +195,10 @@ def targets(r):
 
 def markdown(r):
     out = []
+    if r.get("rounds", 1) > 1:
+        out += [f"Signing, GET and PUT figures (small and big) are medians over {r['rounds']} rounds, each round "
+                "running every tool in turn (floe's signing figure in a round is itself the median of 5 "
+                "repetitions).", ""]
     for name, rows in r["scenarios"].items():
         if name == "sign":
             out += _sign(name, rows)
@@ -223,7 +227,9 @@ def markdown(r):
     out += ["", "### Versions", ""]
     out += [f"- {k}: {v}" for k, v in r.get("versions", {}).items()]
     load = r.get("machine", {}).get("load_avg_at_end")
-    out += ["", f"Run took {r.get('seconds', 0):.0f} s{' (--quick)' if r.get('quick') else ''}; "
+    rounds = r.get("rounds", 1)
+    out += ["", f"Run took {r.get('seconds', 0):.0f} s{' (--quick)' if r.get('quick') else ''}"
+            + (f", {rounds} rounds" if rounds > 1 else "") + "; "
             f"{r.get('machine', {}).get('cpus', '?')} CPUs"
             + (f", load average at the end {load[0]:.1f}" if load else "") + "."]
     return "\n".join(out)
