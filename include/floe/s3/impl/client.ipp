@@ -41,8 +41,10 @@ namespace asio = boost::asio;
 struct op_spec {
   std::string_view operation;  // "GetObject"
   std::string_view method;     // "GET"
-  std::string bucket;          // empty: a service-level request
-  std::optional<std::string> key;
+  // Views of the operation's own copies (the do_* arguments), which outlive
+  // every request made for it. Empty bucket: a service-level request.
+  std::string_view bucket;
+  std::optional<std::string_view> key;
   query_builder query;
   /// Hex SHA-256 of the body or UNSIGNED-PAYLOAD; empty: computed from a
   /// memory body, UNSIGNED-PAYLOAD for file and stream bodies.
@@ -59,7 +61,7 @@ struct op_spec {
   std::function<error()> before_retry;
 
   std::string resource() const {
-    std::string r = bucket;
+    std::string r(bucket);
     if (key) {
       r += '/';
       r += *key;
@@ -429,8 +431,7 @@ FLOE_DECL bool client::target_for(detail::op_spec const& op, request_target& out
   if (!op.bucket.empty()) region = regions_.lookup(op.bucket);
   std::string_view const r = region ? std::string_view(*region) : std::string_view();
   if (!op.bucket.empty()) {
-    return resolve_target_into(addressing_, op.bucket, op.key ? std::optional<std::string_view>(*op.key) : std::nullopt,
-                               r, out, why);
+    return resolve_target_into(addressing_, op.bucket, op.key, r, out, why);
   }
   auto tgt = resolve_service_target(addressing_, r);
   if (!tgt) {
