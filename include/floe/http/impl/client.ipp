@@ -590,15 +590,16 @@ auto write_rest(connection& c, Buffers const& b, std::size_t done) {
   return c.async_write(rest, tuple_awaitable);
 }
 
-inline asio::awaitable<void> write_body(connection& c, request& req, client_config const& cfg, attempt_state& a,
-                                        bool with_head) {
+// The request's body. A memory body takes the head along in its first write
+// (one send for a small request); for a file or stream body run_attempt has
+// sent the head already. An empty body never comes here.
+inline asio::awaitable<void> write_body(connection& c, request& req, client_config const& cfg, attempt_state& a) {
   auto const& body = req.body;
   std::size_t const chunk = std::max<std::size_t>(cfg.io_chunk, 4096);
-  // An empty body never comes here: run_attempt sends its head alone.
   if (body.type() == body_source::kind::memory) {
     auto data = body.bytes();
     std::size_t off = 0;
-    bool head = with_head;
+    bool head = true;
     while (off < data.size() || head) {
       auto const take = std::min(chunk, data.size() - off);
       std::array<asio::const_buffer, 2> bufs{asio::buffer(head ? std::string_view(c.wbuf_) : std::string_view{}),
@@ -616,16 +617,6 @@ inline asio::awaitable<void> write_body(connection& c, request& req, client_conf
       if (req.on_body_sent) req.on_body_sent(off);
     }
     co_return;
-  }
-  if (with_head) {
-    error_code ec;
-    std::size_t n = c.send_now(asio::buffer(c.wbuf_), ec);
-    if (!ec && n < c.wbuf_.size()) {
-      auto [e, m] = co_await write_rest(c, asio::const_buffer(asio::buffer(c.wbuf_)), n);
-      ec = e;
-      n += m;
-    }
-    if (!wrote(c, a, ec, n)) co_return;
   }
   unique_fd fd;
   if (body.type() == body_source::kind::file) {
@@ -681,8 +672,12 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
   write_head(c, ep, req, expect);
   ++c.uses_;
   c.watch(cfg.idle_timeout);
-  if (expect || req.body.type() == body_source::kind::none || req.body.size() == 0) {
-    // The head alone: no body, or one that waits for 100 Continue.
+  bool const has_body = req.body.type() != body_source::kind::none && req.body.size() > 0;
+  if (has_body && req.body.type() == body_source::kind::memory) {
+    co_await write_body(c, req, cfg, a);  // the head goes with the first chunk
+  } else {
+    // The head alone: no body, a file or stream body, or one that waits for
+    // 100 Continue.
     error_code ec;
     std::size_t n = c.send_now(asio::buffer(c.wbuf_), ec);
     if (!ec && n < c.wbuf_.size()) {
@@ -691,8 +686,7 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
       n += m;
     }
     if (!wrote(c, a, ec, n)) co_return;
-  } else {
-    co_await write_body(c, req, cfg, a, true);
+    if (has_body && !expect) co_await write_body(c, req, cfg, a);
   }
   if (expect) {
     c.watch(cfg.continue_timeout.count() > 0 ? cfg.continue_timeout : cfg.idle_timeout);
@@ -707,7 +701,7 @@ inline asio::awaitable<void> run_attempt(client& cl, connection& c, endpoint con
     }
     res.status = 0;
     res.headers.clear();
-    co_await write_body(c, req, cfg, a, false);
+    co_await write_body(c, req, cfg, a);
   }
   if (a.ec) co_return;
   co_await read_reply(c, req, res, cfg, a, false);
@@ -1134,7 +1128,8 @@ FLOE_DECL boost::asio::awaitable<void> detail::run_send_into(client& cl, endpoin
 FLOE_DECL boost::asio::awaitable<result<response>> detail::run_send_value(client& c, endpoint const& ep,
                                                                           request& req) {
   response res;
-  auto e = co_await run_send(c, ep, req, res);
+  error e;
+  co_await run_send_into(c, ep, req, res, e);
   if (e.code) co_return e;
   co_return res;
 }

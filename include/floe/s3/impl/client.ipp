@@ -216,6 +216,11 @@ inline error range_error(op_spec const& op, http::response const& rs, std::uint6
                                           " (Range ignored?); nothing of it was delivered");
 }
 
+// A range whose end comes before its start.
+inline bool backwards(get_params const& p) noexcept {
+  return p.range && p.range->second && *p.range->second < p.range->first;
+}
+
 inline void read_op(op_spec& op, std::string_view operation, std::string_view method, std::string const& bucket,
                     std::string const& key, read_conditions const& c) {
   op.operation = operation;
@@ -427,19 +432,18 @@ FLOE_DECL client::client(executor_type ex, client_config cfg, addressing_config 
 FLOE_DECL client::~client() = default;
 
 FLOE_DECL bool client::target_for(detail::op_spec const& op, request_target& out, error& why) {
-  std::optional<std::string> region;
-  if (!op.bucket.empty()) region = regions_.lookup(op.bucket);
-  std::string_view const r = region ? std::string_view(*region) : std::string_view();
-  if (!op.bucket.empty()) {
-    return resolve_target_into(addressing_, op.bucket, op.key, r, out, why);
+  if (op.bucket.empty()) {  // ListBuckets
+    auto tgt = resolve_service_target(addressing_);
+    if (!tgt) {
+      why = std::move(tgt.error());
+      return false;
+    }
+    out = std::move(*tgt);
+    return true;
   }
-  auto tgt = resolve_service_target(addressing_, r);
-  if (!tgt) {
-    why = std::move(tgt.error());
-    return false;
-  }
-  out = std::move(*tgt);
-  return true;
+  auto const region = regions_.lookup(op.bucket);  // learned from a redirect
+  return resolve_target_into(addressing_, op.bucket, op.key, region ? std::string_view(*region) : std::string_view(),
+                             out, why);
 }
 
 FLOE_DECL bool client::fixed_credentials(credentials::credentials& out, error& why) const {
@@ -470,9 +474,9 @@ FLOE_DECL void client::declined_refresh(error& out, error& stale) const {
 
 FLOE_DECL boost::asio::awaitable<error> client::execute(detail::op_spec& op, http::request& req,
                                                          http::response& res) {
-  detail::exchange_lease x(spare_exchanges_);  // for its scratch only
-  co_await perform(op, req, res, x.scratch());
-  co_return std::move(x.scratch().failure);
+  detail::op_scratch s;  // off the hot path: a bigger frame is fine here
+  co_await perform(op, req, res, s);
+  co_return std::move(s.failure);
 }
 
 FLOE_DECL boost::asio::awaitable<void> client::perform(detail::op_spec& op, http::request& req, http::response& res,
@@ -675,9 +679,8 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get_memory(std::
   detail::exchange_lease x(spare_exchanges_);
   detail::op_spec op;
   detail::read_op(op, "GetObject", "GET", bucket, key, p.conditions);
+  if (detail::backwards(p)) co_return detail::invalid(op.operation, op.resource(), "range end before its start");
   std::uint64_t const start = p.range ? p.range->first : 0;
-  if (p.range && p.range->second && *p.range->second < start)
-    co_return detail::invalid(op.operation, op.resource(), "range end before its start");
   detail::set_read_headers(x.req(), p, p.range.has_value(), start, {}, true);
   co_await perform(op, x.req(), x.res(), x.scratch());
   if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
@@ -699,9 +702,8 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
                               "cannot open " + *path + " for writing: " + std::strerror(errno));
   }
 
+  if (detail::backwards(p)) co_return detail::invalid(op.operation, op.resource(), "range end before its start");
   std::uint64_t const first = p.range ? p.range->first : 0;
-  if (p.range && p.range->second && *p.range->second < first)
-    co_return detail::invalid(op.operation, op.resource(), "range end before its start");
   std::uint64_t received = 0;  // bytes delivered to the sink over all attempts
   std::string etag;            // the version being read, pinned after the first reply
   bool wrong_range = false;
