@@ -121,6 +121,12 @@ def parse_bytes(text):
     return float(m.group(1)) * {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}[m.group(2)]
 
 
+# Every scenario in the order of a full run; the rounded ones run once per
+# round (every tool in turn), the others once.
+SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "heal")
+ROUNDED = ("sign", "get", "put", "big-get", "big-put")
+
+
 class Harness:
     def __init__(self, a):
         self.a = a
@@ -258,7 +264,7 @@ class Harness:
                 else:
                     merged[k] = vals[-1]
             if len(ok) > 1:
-                merged["rounds"] = len(ok)
+                merged["samples"] = len(ok)
         self.results["scenarios"].setdefault(scenario, {})[tool] = merged
         shown = ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in fig.items())
         print(f"bench: {scenario:24} {tool:28} {shown}", file=sys.stderr, flush=True)
@@ -649,17 +655,17 @@ class Harness:
                     p.wait()
         self.attempt(sc, "floe", go)
 
-    def run_all(self):
-        for _ in range(self.a.rounds):
-            self.signing()
-            self.small("GET")
-            self.small("PUT")
-            self.big_get()
-            self.big_put()
-        self.first_byte()
-        self.memory()
-        self.healing()
+    def steps(self):
+        return {"sign": self.signing, "get": lambda: self.small("GET"), "put": lambda: self.small("PUT"),
+                "big-get": self.big_get, "big-put": self.big_put, "first-byte": self.first_byte,
+                "memory": self.memory, "heal": self.healing}
 
+    def run(self, names):
+        steps = self.steps()
+        for rnd in range(self.a.rounds):
+            for name in names:
+                if rnd == 0 or name in ROUNDED:
+                    steps[name]()
 
 def main():
     ap = argparse.ArgumentParser()
@@ -667,26 +673,21 @@ def main():
     ap.add_argument("--npm-dir", required=True)
     ap.add_argument("--json", required=True)
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="", help="comma-separated: sign,get,put,big-get,big-put,first-byte,memory,heal")
+    ap.add_argument("--only", default="", help="comma-separated: " + ",".join(SCENARIOS))
     ap.add_argument("--rounds", type=int, default=0,
                     help="rounds of the signing, GET and PUT scenarios; figures are the median over them (default 3, 1 with --quick)")
     a = ap.parse_args()
     if a.rounds <= 0:
         a.rounds = 1 if a.quick else 3
+    names = a.only.split(",") if a.only else list(SCENARIOS)
+    unknown = [n for n in names if n not in SCENARIOS]
+    if unknown:
+        ap.error(f"--only: unknown scenario {', '.join(unknown)} (known: {', '.join(SCENARIOS)})")
     h = Harness(a)
     t0 = time.time()
     try:
         h.setup()
-        if a.only:
-            steps = {"sign": h.signing, "get": lambda: h.small("GET"), "put": lambda: h.small("PUT"),
-                     "big-get": h.big_get, "big-put": h.big_put, "first-byte": h.first_byte, "memory": h.memory,
-                     "heal": h.healing}
-            for rnd in range(a.rounds):
-                for s in a.only.split(","):
-                    if rnd == 0 or s in ("sign", "get", "put", "big-get", "big-put"):
-                        steps[s]()
-        else:
-            h.run_all()
+        h.run(names)
     finally:
         h.stop()
     h.results["seconds"] = time.time() - t0
