@@ -851,7 +851,7 @@ class CliCases(unittest.TestCase):
 
 
 class CliHelp(unittest.TestCase):
-    """README's CLI reference and `floe VERB --help` name the same options,
+    """docs/cli.md's reference and `floe VERB --help` name the same options,
     and --help the ones the parser accepts (no servers needed)."""
 
     VERBS = ("ls", "cp", "cat", "rm", "stat", "put", "presign", "mb", "rb", "whoami")
@@ -865,11 +865,11 @@ class CliHelp(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         return r.stdout.decode()
 
-    def test_readme_cli_reference_matches_help(self):
-        readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "README.md")
-        with open(readme, encoding="utf-8") as fh:
+    def test_cli_reference_matches_help(self):
+        reference = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "cli.md")
+        with open(reference, encoding="utf-8") as fh:
             text = fh.read()
-        section = text[text.index("## Command line"):]
+        section = text[text.index("## Commands and options"):]
         section = section[:section.index("\n## ", 1)]
         rows = [line for line in section.splitlines() if line.startswith("| `")]
         glob = self.options_in(self.help().split("Global options")[1])
@@ -880,10 +880,10 @@ class CliHelp(unittest.TestCase):
             h = self.help(verb)
             own = self.options_in(h.split("Global options")[0].split("\nOptions:\n")[1]) if "\nOptions:\n" in h else set()
             mine = " ".join(r for r in rows if f"`floe {verb}" in r.split("|")[1])
-            self.assertTrue(mine, f"README: no row for floe {verb}")
+            self.assertTrue(mine, f"docs/cli.md: no row for floe {verb}")
             named = self.options_in(mine)
-            self.assertEqual(own - named, set(), f"README's floe {verb} row lacks these")
-            self.assertEqual(named - own - glob, set(), f"README's floe {verb} row names options it does not take")
+            self.assertEqual(own - named, set(), f"docs/cli.md's floe {verb} row lacks these")
+            self.assertEqual(named - own - glob, set(), f"docs/cli.md's floe {verb} row names options it does not take")
             # And the parser takes each option --help lists.
             for opt in own:
                 r = subprocess.run([FLOE, verb, opt + "=x"], capture_output=True, timeout=30)
