@@ -605,13 +605,11 @@ class Harness:
     def healing(self):
         """First 403 to healed success through the test proxy in front of moto."""
         sc = "healing after revocation"
-        hdr = os.path.join(REPO, "include", "floe", "credentials", "refreshing.hpp")
-        landed = os.path.exists(hdr) and subprocess.run(
-            ["git", "-C", REPO, "ls-files", "--error-unmatch", hdr], capture_output=True).returncode == 0
+        # It runs wherever the program is built: what the checkout is (git,
+        # a tarball, a copy) has no say.
         exe = os.path.join(self.build, "bench/s3/bench_heal")
-        if not landed or not os.path.exists(exe):
-            self.record(sc, "floe", pending="the refreshing credential cache "
-                        "(include/floe/credentials/refreshing.hpp) has not landed")
+        if not os.path.exists(exe):
+            self.record(sc, "floe", error=f"{exe} is not built (ninja -C {self.build} bench/s3/bench_heal)")
             return
 
         def go():

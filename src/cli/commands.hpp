@@ -1,7 +1,7 @@
 #pragma once
-// The verbs of the floe command line, run as one coroutine.
+// Runs the verb a parsed command line names.
 
-#include "cli.hpp"
+#include "command_line.hpp"
 
 #include <floe/s3/client.hpp>
 
@@ -13,8 +13,5 @@ namespace floe::cli {
 /// stdout, errors and the debug log to stderr. Throws nothing the library
 /// does not.
 boost::asio::awaitable<int> run_command(s3::client& c, command_line const& cl);
-
-/// floe whoami (whoami.cpp).
-boost::asio::awaitable<int> cmd_whoami(s3::client& c, command_line const& cl);
 
 }  // namespace floe::cli

@@ -1,8 +1,12 @@
 // floe: the command line. Parses, builds an s3::client from the global
 // options, runs one verb on an io_context and exits with its code.
 
-#include "cli.hpp"
 #include "commands.hpp"
+#include "help.hpp"
+#include "output.hpp"
+#include "parse.hpp"
+#include "request_log.hpp"
+#include "verbs.hpp"
 
 #include <floe/s3/client.hpp>
 

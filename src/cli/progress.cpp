@@ -1,7 +1,7 @@
 // The progress bar: stderr only, only on a terminal, only for transfers of
 // 8 MiB or more, redrawn at most ten times a second.
 
-#include "cli.hpp"
+#include "progress.hpp"
 
 #include <array>
 #include <cstdio>

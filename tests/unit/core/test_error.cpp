@@ -1,4 +1,4 @@
-#include <floe/errors/kind.hpp>
+#include <floe/error.hpp>
 #include <floe/result.hpp>
 
 #include <doctest/doctest.h>
@@ -36,17 +36,6 @@ TEST_CASE("result<T> holds a value or an error, and value() throws floe::excepti
   } catch (floe::exception const& e) {
     CHECK(std::string(e.what()).find("no such key") != std::string::npos);
   }
-}
-
-TEST_CASE("every kind maps to a distinct name and the retryable ones are exactly three") {
-  using floe::errors::kind;
-  int retryable = 0;
-  for (int i = 0; i <= static_cast<int>(kind::redirect); ++i) {
-    auto k = static_cast<kind>(i);
-    CHECK(floe::errors::to_string(k) != "?");
-    retryable += floe::errors::is_retryable(k) ? 1 : 0;
-  }
-  CHECK(retryable == 3);
 }
 
 TEST_CASE("error::clear leaves no code and no diagnostics behind") {

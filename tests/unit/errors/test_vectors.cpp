@@ -1,6 +1,6 @@
 // The verbatim replies in ../shared/vectors/errors/ (read in place) and our
 // own bodies in tests/data/errors/, through describe_reply.
-#include "../xml/data.hpp"
+#include "test_data.hpp"
 
 #include <floe/errors/reply_error.hpp>
 

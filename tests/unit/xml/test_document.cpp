@@ -1,4 +1,4 @@
-#include "data.hpp"
+#include "test_data.hpp"
 
 #include <floe/xml/document.hpp>
 

@@ -1,6 +1,11 @@
 // The CLI's pure helpers: redaction of request targets and headers for the
 // -v / --debug log, and the one log line per HTTP attempt.
-#include "cli.hpp"
+#include "help.hpp"
+#include "json_writer.hpp"
+#include "output.hpp"
+#include "parse.hpp"
+#include "request_log.hpp"
+#include "verbs.hpp"
 
 #include <floe/http/fields.hpp>
 

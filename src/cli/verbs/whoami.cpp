@@ -3,8 +3,10 @@
 // secret, session token or token-file contents: only the identity STS
 // returns, the provider's description, the generation and the expiry.
 
-#include "cli.hpp"
-#include "commands.hpp"
+#include "../context.hpp"
+#include "../json_writer.hpp"
+#include "../output.hpp"
+#include "../verbs.hpp"
 
 #include <floe/credentials/credentials.hpp>
 #include <floe/errors/classify.hpp>
@@ -14,9 +16,13 @@
 
 namespace floe::cli {
 
+namespace {
+
 namespace asio = boost::asio;
 
-boost::asio::awaitable<int> cmd_whoami(s3::client& c, command_line const& cl) {
+asio::awaitable<int> cmd_whoami(context& x) {
+  auto& c = x.c;
+  auto const& cl = x.cl;
   auto& provider = c.credentials_provider();
   sts::client_config sc;
   sc.endpoint.endpoint_url = cl.g.endpoint_url;
@@ -83,5 +89,33 @@ boost::asio::awaitable<int> cmd_whoami(s3::client& c, command_line const& cl) {
   if (!write_stdout(out)) co_return exit_error;
   co_return exit_ok;
 }
+
+constexpr option_spec verbose{"verbose", 'v', "",
+                              "also the credential source, generation and expiry (and, as\neverywhere, the request log "
+                              "on stderr)",
+                              set_verbose};
+constexpr option_spec const* whoami_options[] = {&verbose};
+
+constexpr verb_spec whoami_verbs[] = {
+    {.name = "whoami",
+     .min_args = 0,
+     .max_args = 0,
+     .operands = "",
+     .summary = "who the credentials are",
+     .description = "Asks STS who the credentials belong to (GetCallerIdentity) and prints the\n"
+                    "account, the ARN and the user id. --verbose adds where the credentials came\n"
+                    "from (the default chain's source), their generation and their expiry.\n"
+                    "Never prints a secret key, a session token or a token file's contents.\n"
+                    "The STS endpoint: --endpoint-url when given, else AWS_ENDPOINT_URL_STS,\n"
+                    "AWS_ENDPOINT_URL, the regional endpoint (--region, AWS_REGION), the global one.\n",
+     .options = whoami_options,
+     .run = cmd_whoami},
+};
+
+}  // namespace
+
+namespace verbs {
+extern family const whoami = whoami_verbs;  // registered in verbs.cpp
+}  // namespace verbs
 
 }  // namespace floe::cli

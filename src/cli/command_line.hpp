@@ -1,0 +1,59 @@
+#pragma once
+// The floe command line as parsed: the global options, the verb, its
+// arguments and its options.
+//
+// How src/cli is laid out:
+//   main.cpp       process set-up: parse, build the client, run
+//   parse.cpp      parsing (pure); help.cpp the help texts
+//   options.hpp    how an option is described; the global ones
+//   verbs.hpp      how a verb is described; the registry of families
+//   verbs/*.cpp    one family of verbs per file (ls; cp and cat; ...)
+//   commands.cpp   runs the verb the command line names
+//   the rest       what the verbs share, one concern a file
+
+#include <floe/error.hpp>
+
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace floe::cli {
+
+struct global_options {
+  std::string endpoint_url;
+  std::string region;
+  std::string profile;
+  std::string ca_bundle;
+  bool path_style = false;
+  bool no_verify_ssl = false;
+  bool json = false;
+  bool debug = false;          // -v / --verbose / --debug: one line per HTTP attempt
+  bool debug_headers = false;  // --debug: and the headers of each (secrets redacted)
+};
+
+struct command_line {
+  global_options g;
+  bool help = false;
+  bool version = false;
+  std::string verb;                // empty with --help / --version alone
+  std::vector<std::string> args;   // positional arguments after the verb
+  // Verb options (each verb accepts only its own: verbs/*.cpp).
+  bool recursive = false;
+  bool no_progress = false;
+  std::string file;
+  std::string content_type;
+  std::string if_match;
+  std::string if_none_match;
+  std::string method = "GET";
+  std::vector<std::pair<std::string, std::string>> metadata;
+  std::chrono::seconds expires{3600};
+  unsigned concurrency = 8;
+  bool verbose = false;  // -v / --verbose: whoami adds source, generation, expiry
+};
+
+/// A usage error (what parsing returns): errc::invalid_argument with the
+/// message to print.
+inline error usage(std::string message) { return error(errc::invalid_argument, std::move(message)); }
+
+}  // namespace floe::cli

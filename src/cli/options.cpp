@@ -1,0 +1,120 @@
+// The global options, and the option setters and entries that more than one
+// family of verbs shares.
+
+#include "options.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace floe::cli {
+
+namespace {
+
+template <bool global_options::*Flag>
+result<void> set_global_flag(command_line& cl, std::string_view) {
+  cl.g.*Flag = true;
+  return {};
+}
+
+template <std::string global_options::*Text>
+result<void> set_global_text(command_line& cl, std::string_view value) {
+  cl.g.*Text = std::string(value);
+  return {};
+}
+
+result<void> set_debug(command_line& cl, std::string_view) {
+  cl.g.debug = cl.g.debug_headers = true;
+  return {};
+}
+
+constexpr option_spec endpoint_url_option{
+    "endpoint-url", 0, "URL", "S3 endpoint (else AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL, the profile, AWS)",
+    set_global_text<&global_options::endpoint_url>};
+constexpr option_spec region_option{
+    "region", 0, "REGION", "signing region (else AWS_REGION, AWS_DEFAULT_REGION, the profile, us-east-1)",
+    set_global_text<&global_options::region>};
+constexpr option_spec profile_option{
+    "profile", 0, "NAME", "profile in ~/.aws/config and ~/.aws/credentials (else AWS_PROFILE)",
+    set_global_text<&global_options::profile>};
+constexpr option_spec path_style_option{
+    "path-style", 0, "", "path-style addressing (host/bucket/key), whatever the profile's\naddressing_style says",
+    set_global_flag<&global_options::path_style>};
+constexpr option_spec ca_bundle_option{
+    "ca-bundle", 0, "FILE", "trusted CAs (PEM) for TLS (else AWS_CA_BUNDLE, the system store)",
+    set_global_text<&global_options::ca_bundle>};
+constexpr option_spec no_verify_ssl_option{
+    "no-verify-ssl", 0, "", "do not verify TLS certificates (test rigs only; warns)",
+    set_global_flag<&global_options::no_verify_ssl>};
+constexpr option_spec json_option{
+    "json", 0, "", "machine-readable output: one JSON document on stdout, errors as\nJSON on stderr",
+    set_global_flag<&global_options::json>};
+constexpr option_spec verbose_option{
+    "verbose", 'v', "",
+    "request log on stderr: one line per HTTP attempt (method, URL,\nstatus, request id, attempt, time); retries and "
+    "redirects show",
+    set_verbose};
+constexpr option_spec debug_option{
+    "debug", 0, "",
+    "-v plus each attempt's request and reply headers; Authorization,\nsession tokens, signatures and credentials are "
+    "never shown",
+    set_debug};
+constexpr option_spec help_option{"help", 'h', "", "help; floe COMMAND --help for a command",
+                                  set_flag<&command_line::help>};
+constexpr option_spec version_option{"version", 0, "", "print the version", set_flag<&command_line::version>};
+
+constexpr option_spec const* globals[] = {
+    &endpoint_url_option, &region_option,  &profile_option, &path_style_option, &ca_bundle_option, &no_verify_ssl_option,
+    &json_option,         &verbose_option, &debug_option,   &help_option,       &version_option,
+};
+
+bool is_token_char(char c) {
+  auto u = static_cast<unsigned char>(c);
+  if (u >= '0' && u <= '9') return true;
+  if ((u | 0x20) >= 'a' && (u | 0x20) <= 'z') return true;
+  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+result<void> set_metadata(command_line& cl, std::string_view value) {
+  auto eq = value.find('=');
+  if (eq == std::string_view::npos || eq == 0) return usage("--metadata takes NAME=VALUE");
+  auto name = value.substr(0, eq);
+  if (!std::all_of(name.begin(), name.end(), is_token_char))
+    return usage("--metadata: the name must be letters, digits or !#$%&'*+-.^_`|~");
+  cl.metadata.emplace_back(std::string(name), std::string(value.substr(eq + 1)));
+  return {};
+}
+
+}  // namespace
+
+bool parse_unsigned(std::string_view s, std::uint64_t& out) {
+  if (s.empty()) return false;
+  auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc{} && r.ptr == s.data() + s.size();
+}
+
+std::span<option_spec const* const> global_option_specs() { return globals; }
+
+result<void> set_verbose(command_line& cl, std::string_view) {
+  cl.g.debug = cl.verbose = true;
+  return {};
+}
+
+result<void> set_if_match(command_line& cl, std::string_view value) {
+  if (value.empty()) return usage("--if-match takes an ETag");
+  cl.if_match = std::string(value);
+  return {};
+}
+
+result<void> set_if_none_match(command_line& cl, std::string_view value) {
+  if (value.empty()) return usage("--if-none-match takes '*' (put) or an ETag (stat)");
+  cl.if_none_match = std::string(value);
+  return {};
+}
+
+option_spec const content_type_option{"content-type", 0, "TYPE", "Content-Type of uploaded objects",
+                                      set_text<&command_line::content_type>};
+option_spec const metadata_option{"metadata", 0, "NAME=VAL", "user metadata (x-amz-meta-NAME), repeatable",
+                                  set_metadata};
+option_spec const no_progress_option{"no-progress", 0, "", "no progress bar", set_flag<&command_line::no_progress>};
+
+}  // namespace floe::cli

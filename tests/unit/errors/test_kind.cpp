@@ -1,0 +1,14 @@
+#include <floe/errors/kind.hpp>
+
+#include <doctest/doctest.h>
+
+TEST_CASE("every kind maps to a distinct name and the retryable ones are exactly three") {
+  using floe::errors::kind;
+  int retryable = 0;
+  for (int i = 0; i <= static_cast<int>(kind::redirect); ++i) {
+    auto k = static_cast<kind>(i);
+    CHECK(floe::errors::to_string(k) != "?");
+    retryable += floe::errors::is_retryable(k) ? 1 : 0;
+  }
+  CHECK(retryable == 3);
+}
