@@ -4,7 +4,7 @@
 //
 // The parser and every help text are made from these descriptions, so
 // `floe --help`, `floe VERB --help` and what the parser accepts cannot drift
-// apart (test_cli_output checks it, test_cli.py checks README too). A verb's
+// apart (test_cli_output checks it, test_cli.py checks docs/cli.md too). A verb's
 // own options are listed in its verb_spec (verbs.hpp); one name may be
 // described once per verb, each with that verb's help.
 
