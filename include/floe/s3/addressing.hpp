@@ -1,9 +1,10 @@
 #pragma once
 // Where an S3 request goes: endpoint, region, addressing style, and for a
-// (bucket, key) the scheme, host, port, Host header and wire path; plus the
-// query-string builder, bucket-name checks and the bucket -> region memory
-// a region redirect fills. Pure: settings in, values out (the environment
-// is read through an injected lookup).
+// (bucket, key) the scheme, host, port, Host header and wire path; plus
+// bucket-name checks and the bucket -> region memory a region redirect
+// fills. The query-string builder is s3/query_builder.hpp (included here).
+// Pure: settings in, values out (the environment is read through an
+// injected lookup).
 //
 // Endpoint, first found wins:
 //   caller > AWS_ENDPOINT_URL_S3 > AWS_ENDPOINT_URL > the profile's services
@@ -42,6 +43,7 @@
 #include <floe/credentials/environment.hpp>
 #include <floe/credentials/profile.hpp>
 #include <floe/result.hpp>
+#include <floe/s3/query_builder.hpp>
 #include <floe/sigv4/canonical.hpp>
 
 #include <atomic>
@@ -169,36 +171,6 @@ FLOE_DECL bool resolve_target_into(addressing_config const& cfg, std::string_vie
 
 /// The target for a request to no bucket (ListBuckets): path "/".
 FLOE_DECL result<request_target> resolve_service_target(addressing_config const& cfg, std::string_view region = {});
-
-/// Builds a query string by the SigV4 rules: names and values encoded with
-/// floe::sigv4::uri_encode ('/' too), parameters sorted by encoded name,
-/// then value, so the wire query and the canonical query are the same list.
-class query_builder {
- public:
-  /// name=value.
-  FLOE_DECL query_builder& add(std::string_view name, std::string_view value);
-  /// A bare sub-resource such as "uploads" or "delete": sent as "name",
-  /// signed as "name=".
-  FLOE_DECL query_builder& add_flag(std::string_view name);
-
-  bool empty() const noexcept { return params_.empty(); }
-  /// The wire form, without '?': "delete&list-type=2&prefix=a%2Fb".
-  FLOE_DECL std::string str() const;
-  /// Appends '?' and the wire form to `target`; nothing when empty.
-  FLOE_DECL void append_to(std::string& target) const;
-  /// The canonical form: as str(), but flags as "name=".
-  FLOE_DECL std::string canonical() const;
-  /// Views of the encoded pairs for floe::sigv4 (valid while this lives and
-  /// is not changed).
-  FLOE_DECL std::vector<sigv4::query_param_view> params() const;
-
- private:
-  struct param {
-    std::string name, value;
-    bool flag = false;
-  };
-  std::vector<param> params_;  // kept sorted
-};
 
 /// Remembers the region of buckets that live elsewhere than the client's
 /// region (from x-amz-bucket-region on a 301/400 reply), so later requests

@@ -10,8 +10,9 @@
 // `floe::result<T>`: the value, or a floe::error whose code says what kind of
 // failure it was (errc::not_found, errc::precondition_failed, errc::conflict,
 // errc::denied, errc::stale_credentials, errc::unknown_outcome, ...; see
-// DESIGN.md's table) and whose diagnostics name the operation, the resource,
-// the HTTP status, the store's code and message and the request id.
+// the error table in docs/design.md) and whose diagnostics name the
+// operation, the resource, the HTTP status, the store's code and message
+// and the request id.
 //
 // Every signed request asks the credentials provider. A reply classified as
 // stale credentials (for a refreshable provider, also AccessDenied and a
@@ -38,170 +39,34 @@
 // std::string inside them (clang and later GCC do not). For that reason no
 // async_* function has a class-type default argument: the overloads without
 // the params argument build the default inside the call instead.
+//
+// The client's configuration is s3/client_config.hpp; what its operations
+// take and give, s3/params.hpp (both included here).
 
 #include <floe/config.hpp>
-#include <floe/credentials/environment.hpp>
 #include <floe/credentials/provider.hpp>
-#include <floe/errors/kind.hpp>
 #include <floe/http/client.hpp>
 #include <floe/result.hpp>
 #include <floe/s3/addressing.hpp>
+#include <floe/s3/client_config.hpp>
+#include <floe/s3/detail/launch.hpp>
+#include <floe/s3/params.hpp>
 #include <floe/s3/replies.hpp>
 #include <floe/sigv4/signer.hpp>
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/asio/bind_cancellation_slot.hpp>
-#include <boost/asio/bind_executor.hpp>
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/deferred.hpp>
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <optional>
-#include <type_traits>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace floe::s3 {
-
-struct client_config {
-  /// Endpoint URL, region and addressing style from the caller (empty:
-  /// resolved from the environment and the profile, see addressing.hpp).
-  addressing_params addressing;
-  /// Profile and shared-file locations (empty: AWS_PROFILE, ~/.aws/...).
-  credentials::shared_files_params shared_files;
-  /// Where credentials come from; null: the default chain of
-  /// credentials/chain.hpp (environment keys, web identity, the profile with
-  /// its role chains and credential_process, container credentials, IMDSv2),
-  /// built at create() and resolved on first use.
-  std::shared_ptr<credentials::provider> credentials;
-  /// Environment lookup; null: the process environment.
-  credentials::env_lookup env;
-  http::client_config http;
-  /// Objects at least this large go up in parts (async_upload_file).
-  std::uint64_t multipart_threshold = 64ull << 20;
-  /// The most one PutObject may carry: S3's limit (5 GiB). Larger uploads
-  /// go in parts; a conditional one then needs its condition honoured on
-  /// CompleteMultipartUpload, or is refused (s3/conditional.hpp,
-  /// plan_conditional_upload). Tests set a small value.
-  std::uint64_t max_single_put = 5ull << 30;
-  /// Part size for multipart uploads (5 MiB .. 5 GiB; grown to keep the
-  /// part count at most 10,000).
-  std::uint64_t part_size = 16ull << 20;
-  /// Parts in flight at once.
-  unsigned multipart_concurrency = 4;
-  /// async_copy_object copies sources larger than this (at most 5 GiB) in
-  /// parts with UploadPartCopy, of copy_part_size each (5 MiB .. 5 GiB).
-  std::uint64_t multipart_copy_threshold = 5ull << 30;
-  std::uint64_t copy_part_size = 512ull << 20;
-  /// Broken downloads (connection lost mid-body) resumed with Range plus
-  /// If-Match before giving up.
-  unsigned max_resumes = 5;
-  /// The wall clock used for signing; null: system_clock::now. Tests set it.
-  std::function<std::chrono::system_clock::time_point()> clock;
-};
-
-/// What HeadObject (and GetObject) tell of an object.
-struct object_info {
-  std::uint64_t size = 0;          // Content-Length of the whole object
-  std::string etag;                // normalised: no quotes
-  std::string last_modified;       // as sent (HTTP date)
-  std::string content_type;
-  std::string version_id;
-  std::string content_range;       // for a ranged GET: "bytes a-b/total"
-  /// User metadata (x-amz-meta-*), names lower-cased without the prefix.
-  std::vector<std::pair<std::string, std::string>> metadata;
-};
-
-/// Conditions on a read. A failed If-Match is errc::precondition_failed; a
-/// matching If-None-Match is errc::not_modified-like success with
-/// `not_modified` set (see get_result / head).
-struct read_conditions {
-  std::string if_match;       // ETag, quoted or not
-  std::string if_none_match;  // ETag, quoted or not
-};
-
-struct get_params {
-  /// Bytes [first, last] (inclusive), or [first, end) when last is nullopt.
-  std::optional<std::pair<std::uint64_t, std::optional<std::uint64_t>>> range;
-  read_conditions conditions;
-};
-
-struct get_result {
-  object_info info;
-  std::string body;  // for async_get_object; empty for downloads to a file
-  bool not_modified = false;  // 304: If-None-Match matched
-  unsigned resumes = 0;       // times a broken transfer was resumed
-};
-
-struct put_params {
-  std::string content_type;
-  std::vector<std::pair<std::string, std::string>> metadata;  // x-amz-meta-<name>
-  /// Write only if the object's current ETag is this (quoted or not).
-  std::string if_match;
-  /// "*": create only, fail if the object exists. No other value is accepted
-  /// (Ceph RGW overwrites on a quoted ETag there).
-  std::string if_none_match;
-  /// Send if_match without quotes (Ceph RGW 16.2 answers a correctly quoted
-  /// If-Match on a write with 412). Set by the conditional layer
-  /// (s3/conditional.hpp), which learns per endpoint when it is needed.
-  bool if_match_unquoted = false;
-  /// Optional: told how many bytes of the object have been sent so far, as
-  /// they reach the socket (a multipart upload: all parts in flight and
-  /// done). The count can go back when an attempt is retried. Called on the
-  /// client's executor; must not throw.
-  std::function<void(std::uint64_t bytes_sent)> on_progress;
-};
-
-struct put_result {
-  std::string etag;  // normalised
-  std::string version_id;
-  unsigned parts = 0;  // 0 for a single PUT
-};
-
-struct delete_params {
-  std::string if_match;
-  /// As put_params::if_match_unquoted.
-  bool if_match_unquoted = false;
-};
-
-struct list_params {
-  std::string prefix;
-  std::string delimiter;
-  std::string start_after;
-  /// Per page (1..1000); all pages are fetched regardless.
-  unsigned page_size = 1000;
-  /// Stop after this many keys in all (0: no limit).
-  std::uint64_t max_keys = 0;
-};
-
-struct listing {
-  std::vector<object_summary> objects;
-  std::vector<std::string> common_prefixes;
-  unsigned pages = 0;
-};
-
-/// Every bucket ListBuckets returned (all pages).
-struct bucket_listing {
-  std::vector<bucket_summary> buckets;
-  std::string owner_id;
-  std::string owner_display_name;
-  unsigned pages = 0;
-};
-
-struct copy_params {
-  std::string source_bucket, source_key;
-  std::string bucket, key;
-  /// Copy-source conditions (x-amz-copy-source-if-match / -if-none-match).
-  std::string source_if_match;
-  std::string source_if_none_match;
-  /// The source's size when the caller knows it (e.g. from a listing);
-  /// otherwise a HeadObject of the source finds it.
-  std::optional<std::uint64_t> source_size;
-};
 
 namespace detail {
 struct op_spec;
@@ -466,65 +331,30 @@ class client {
   FLOE_DECL client(executor_type ex, client_config cfg, addressing_config addr,
                    std::shared_ptr<credentials::provider> provider);
 
-  // Runs make() (which returns the operation's awaitable) as a coroutine of
-  // its own. The function object, and so every argument it captured, lives
-  // in co_spawn's frame until the operation completes: the do_* coroutines
-  // take their arguments by reference to those captures. With
-  // asio::use_awaitable the operation is instead an awaitable run by the
-  // caller's coroutine (run_inline): no coroutine thread of its own, no
-  // completion hop — the cheapest form.
+  // Starts an operation for `token` (detail/launch.hpp): make() returns its
+  // awaitable and holds the arguments that its do_* coroutine borrows.
   template <class Result, class Make, class Token>
   auto start(Make&& make, Token&& token) {
-    namespace asio = boost::asio;
-    if constexpr (std::is_same_v<std::decay_t<Token>, asio::use_awaitable_t<executor_type>>) {
-      return run_inline<Result>(std::forward<Make>(make));
-    } else {
-      return start_spawned<Result>(std::forward<Make>(make), std::forward<Token>(token));
-    }
+    return detail::start<Result>(http_, std::forward<Make>(make), std::forward<Token>(token));
   }
 
-  template <class Result, class Make, class Token>
-  auto start_spawned(Make&& make, Token&& token) {
-    namespace asio = boost::asio;
-    return asio::async_initiate<Token, void(Result)>(
-        [this](auto handler, auto mk) {
-          auto ex = http_.get_executor();
-          auto slot = asio::get_associated_cancellation_slot(handler);
-          auto hex = asio::get_associated_executor(handler, ex);
-          asio::co_spawn(ex, std::move(mk),
-                         asio::bind_cancellation_slot(
-                             slot, asio::bind_executor(hex, [h = std::move(handler)](std::exception_ptr e, Result v) mutable {
-                               if (e) v = http::detail::error_from_exception(e);
-                               std::move(h)(std::move(v));
-                             })));
-        },
-        token, std::forward<Make>(make));
-  }
-
-  // The captures live in this frame; a failure thrown (cancellation seen at
-  // a co_await, bad_alloc) completes as an error value, as with co_spawn.
-  template <class Result, class Make>
-  static boost::asio::awaitable<Result> run_inline(Make make) {
-    try {
-      co_return co_await make();
-    } catch (...) {
-      co_return Result(http::detail::error_from_exception(std::current_exception()));
-    }
-  }
-
-  // One request: addressing, credentials, signing, send, classify, the
-  // stale-credentials retry and the region redirect. The outcome is
-  // s.failure (empty: success).
+  // The request driver (impl/driver.ipp). One request: addressing,
+  // credentials, signing, send, classify, the stale-credentials retry and
+  // the region redirect. The outcome is s.failure (empty: success).
   FLOE_DECL boost::asio::awaitable<void> perform(detail::op_spec& op, http::request& req, http::response& res,
                                                  detail::op_scratch& s);
   // perform, completing with its outcome (for the operations off the hot path).
   FLOE_DECL boost::asio::awaitable<error> execute(detail::op_spec& op, http::request& req, http::response& res);
-  // perform's helpers, out of its coroutine frame.
+  // perform's helpers, out of its coroutine frame. S3's own: where a
+  // request goes, and whether a redirect named a region to go to instead.
   FLOE_DECL bool target_for(detail::op_spec const& op, request_target& out, error& why);
+  FLOE_DECL bool follow_region(detail::op_spec const& op, http::response const& res, std::string_view sign_region);
   FLOE_DECL bool fixed_credentials(credentials::credentials& out, error& why) const;
   FLOE_DECL boost::asio::awaitable<void> fetch_credentials(credentials::credentials& out, error& why);
   FLOE_DECL void declined_refresh(error& out, error& stale) const;
 
+  // The operations: objects.ipp, transfers.ipp, list.ipp, copy.ipp,
+  // buckets.ipp (presign in presign.ipp).
   FLOE_DECL boost::asio::awaitable<result<get_result>> do_head(std::string const& bucket, std::string const& key, read_conditions const& c);
   FLOE_DECL boost::asio::awaitable<result<get_result>> do_get_memory(std::string const& bucket, std::string const& key,
                                                                      get_params const& p);
@@ -567,4 +397,11 @@ class client {
 
 #if defined(FLOE_HEADER_ONLY)
 #include <floe/s3/impl/client.ipp>
+#include <floe/s3/impl/driver.ipp>
+#include <floe/s3/impl/objects.ipp>
+#include <floe/s3/impl/transfers.ipp>
+#include <floe/s3/impl/copy.ipp>
+#include <floe/s3/impl/list.ipp>
+#include <floe/s3/impl/buckets.ipp>
+#include <floe/s3/impl/presign.ipp>
 #endif

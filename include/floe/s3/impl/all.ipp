@@ -1,8 +1,19 @@
 #pragma once
-// Gathers the s3 implementation files for src/floe.cpp. One line per header.
+// Gathers the s3 implementation files for src/floe.cpp. One line per file.
 #include <floe/s3/impl/replies.ipp>
+#include <floe/s3/impl/query_builder.ipp>
 #include <floe/s3/impl/addressing.ipp>
 #include <floe/s3/impl/store_support.ipp>
+#include <floe/s3/detail/impl/out_file.ipp>
+#include <floe/s3/detail/impl/request_building.ipp>
+#include <floe/s3/detail/impl/reply_decoding.ipp>
 #include <floe/s3/impl/client.ipp>
+#include <floe/s3/impl/driver.ipp>
+#include <floe/s3/impl/objects.ipp>
+#include <floe/s3/impl/transfers.ipp>
+#include <floe/s3/impl/copy.ipp>
+#include <floe/s3/impl/list.ipp>
+#include <floe/s3/impl/buckets.ipp>
+#include <floe/s3/impl/presign.ipp>
 #include <floe/s3/impl/conditional.ipp>
 #include <floe/s3/impl/update.ipp>

@@ -1,0 +1,81 @@
+#pragma once
+// What the request driver (client::perform) is told of one S3 request beyond
+// the http::request (op_spec), what it keeps for that request (op_scratch),
+// and the operation and resource every error of it names. Pure data.
+
+#include <floe/config.hpp>
+#include <floe/credentials/credentials.hpp>
+#include <floe/error.hpp>
+#include <floe/http/url.hpp>
+#include <floe/s3/addressing.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace floe::s3::detail {
+
+struct op_spec {
+  std::string_view operation;  // "GetObject"
+  std::string_view method;     // "GET"
+  // Views of the operation's own copies (the do_* arguments), which outlive
+  // every request made for it. Empty bucket: a service-level request.
+  std::string_view bucket;
+  std::optional<std::string_view> key;
+  query_builder query;
+  /// Hex SHA-256 of the body or UNSIGNED-PAYLOAD; empty: computed from a
+  /// memory body, UNSIGNED-PAYLOAD for file and stream bodies.
+  std::string payload_hash;
+  bool conditional_write = false;
+  bool if_match = false;
+  bool conditional_read = false;
+  /// The operation can answer 200 with an <Error> body (Complete, Copy).
+  bool may_200_error = false;
+  /// Asked before every attempt but the first (a retry or a resend of the
+  /// same request); an error ends the request with it. A streamed GET
+  /// refuses a new attempt once it handed bytes to its sink: the whole body
+  /// would follow them again. It resumes with Range + If-Match instead.
+  std::function<error()> before_retry;
+
+  std::string resource() const {
+    std::string r(bucket);
+    if (key) {
+      r += '/';
+      r += *key;
+    }
+    return r;
+  }
+};
+
+// What client::perform keeps for one request beyond op, req and res: kept
+// with the pooled exchange (exchange_pool.hpp) rather than in perform's
+// coroutine frame (Asio recycles frames only up to ~1 KiB; a bigger one
+// costs an allocation per request, and evicts a cached smaller one).
+struct op_scratch {
+  request_target tgt;
+  http::endpoint ep;
+  credentials::credentials owned;  // a set fetched for this request (not lent)
+  error failure;                   // the request's outcome: empty on success
+};
+
+// An argument the caller got wrong, named with the operation and resource.
+inline error invalid(std::string_view operation, std::string const& resource, std::string message) {
+  error e(errc::invalid_argument, std::move(message));
+  e.diag.operation = std::string(operation);
+  e.diag.resource = resource;
+  return e;
+}
+
+inline void add_context(error& e, op_spec const& op) {
+  if (e.diag.operation.empty()) e.diag.operation = std::string(op.operation);
+  if (e.diag.resource.empty()) e.diag.resource = op.resource();
+}
+
+inline error with_context(error e, op_spec const& op) {
+  add_context(e, op);
+  return e;
+}
+
+}  // namespace floe::s3::detail

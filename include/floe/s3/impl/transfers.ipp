@@ -1,0 +1,295 @@
+#pragma once
+// The transfers: streamed GetObject (a download to a file, or to a write
+// function) that resumes a broken body pinned to the version first seen,
+// and the upload of a file, in parts above the multipart threshold (the
+// parts also serve a multipart copy, copy.ipp). The download's local file is
+// detail/out_file.hpp.
+#include <floe/s3/client.hpp>
+
+#include <floe/s3/detail/exchange_pool.hpp>
+#include <floe/s3/detail/operation.hpp>
+#include <floe/s3/detail/out_file.hpp>
+#include <floe/s3/detail/reply_decoding.hpp>
+#include <floe/s3/detail/request_building.hpp>
+#include <floe/s3/store_support.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <optional>
+
+namespace floe::s3 {
+
+// A streamed GetObject (a download to a file, or to a write function):
+// resumes a transfer that broke after delivering bytes, pinned to the
+// version first seen.
+FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string const& bucket, std::string const& key,
+                                                                     get_params const& p, std::string const* path,
+                                                                     http::body_sink::write_fn const* write) {
+  detail::op_spec op;
+  detail::read_op(op, "GetObject", "GET", bucket, key, p.conditions);
+  detail::out_file file;
+  if (path != nullptr && !file.open(*path)) {
+    co_return detail::invalid(op.operation, op.resource(),
+                              "cannot open " + *path + " for writing: " + std::strerror(errno));
+  }
+
+  if (detail::backwards(p)) co_return detail::invalid(op.operation, op.resource(), "range end before its start");
+  std::uint64_t const first = p.range ? p.range->first : 0;
+  std::uint64_t received = 0;  // bytes delivered to the sink over all attempts
+  std::string etag;            // the version being read, pinned after the first reply
+  bool wrong_range = false;
+  get_result out;
+  detail::exchange_lease x(spare_exchanges_);
+  http::response& res = x.res();
+  for (;;) {
+    http::request& req = x.req();
+    req.clear();
+    bool const ranged = p.range || received > 0;
+    std::uint64_t const start = first + received;
+    // After a break, pin the version first seen: never splice two versions.
+    detail::set_read_headers(req, p, ranged, start, etag, received == 0);
+    bool first_piece = true;
+    std::uint64_t const received_before = received;
+    op.before_retry = [&received, received_before]() -> error {
+      if (received == received_before) return {};
+      return error(errc::body_not_replayable, "the reply broke after part of the body was delivered");
+    };
+    req.sink = http::body_sink::stream([&](std::string_view piece, boost::system::error_code& ec) {
+      if (first_piece) {
+        first_piece = false;
+        if (ranged && detail::range_ignored(res, start)) {
+          wrong_range = true;
+          ec = make_error_code(errc::malformed_reply);
+          return;
+        }
+      }
+      if (etag.empty()) etag = std::string(normalize_etag(res.headers.get("ETag")));
+      if (file.fd >= 0) {
+        if (int const failed = file.write(piece, received)) ec = {failed, boost::system::system_category()};
+      } else {
+        (*write)(piece, ec);
+        if (!ec) received += piece.size();
+      }
+    });
+    auto e = co_await execute(op, req, res);
+    if (wrong_range) co_return detail::range_error(op, res, start);
+    if (!e.code) break;
+    // Resume a stream that broke after delivering bytes; anything else is final.
+    bool const broken_mid_body = received > 0 && !etag.empty() && (res.status == 0 || res.status / 100 == 2) &&
+                                 e.code != boost::asio::error::operation_aborted && out.resumes < cfg_.max_resumes;
+    if (!broken_mid_body) {
+      if (received > 0 && e.code == errc::precondition_failed) {
+        e.diag.message = "the object changed during the download (ETag no longer " + etag +
+                         "); the partial data was not completed with another version";
+      }
+      co_return e;
+    }
+    ++out.resumes;
+  }
+  out.not_modified = res.status == 304;
+  detail::fill_info(res, out.info);
+  if (!out.info.etag.empty() && !etag.empty() && out.info.etag != etag) out.info.etag = etag;
+  if (file.fd >= 0) {
+    if (out.not_modified) {
+      file.discard();  // the caller's copy is current: keep it
+    } else if (auto failed = file.commit(); !failed.empty()) {
+      co_return detail::invalid(op.operation, op.resource(), "cannot write the download: " + failed);
+    }
+  }
+  co_return out;
+}
+
+FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std::string const& bucket, std::string const& key,
+                                                                             std::string const& path, put_params const& p) {
+  struct stat st {};
+  errno = 0;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+    co_return detail::invalid("PutObject", bucket + "/" + key,
+                              "cannot read " + path + ": " + (errno ? std::strerror(errno) : "not a regular file"));
+  }
+  auto const size = static_cast<std::uint64_t>(st.st_size);
+  bool const conditional = !p.if_match.empty() || !p.if_none_match.empty();
+  if (conditional) {
+    // One PUT while one PUT can take it: moto and Ceph RGW 16.2 ignore a
+    // condition on CompleteMultipartUpload and would replace the object
+    // whatever its ETag. Above that, only where the store is known to honour
+    // it there; elsewhere refused before anything is sent.
+    switch (plan_conditional_upload(size, cfg_.max_single_put, addressing_)) {
+      case conditional_upload_plan::single_put: {
+        auto body = http::body_source::file(path, 0, size);
+        co_return co_await do_put(bucket, key, body, p);
+      }
+      case conditional_upload_plan::condition_on_complete:
+        co_return co_await do_multipart(bucket, key, path, size, p);
+      case conditional_upload_plan::refuse:
+        co_return detail::conditional_upload_refused(bucket, key, size, cfg_.max_single_put, p);
+    }
+  }
+  if (detail::goes_as_one_put(size, cfg_)) {
+    auto body = http::body_source::file(path, 0, size);
+    co_return co_await do_put(bucket, key, body, p);
+  }
+  co_return co_await do_multipart(bucket, key, path, size, p);
+}
+
+FLOE_DECL boost::asio::awaitable<void> client::abort_multipart(std::string const& bucket, std::string const& key,
+                                                                std::string const& upload_id) {
+  detail::op_spec op;
+  op.operation = "AbortMultipartUpload";
+  op.method = "DELETE";
+  op.bucket = bucket;
+  op.key = key;
+  op.query.add("uploadId", upload_id);
+  http::request req;
+  http::response res;
+  (void)co_await execute(op, req, res);  // best effort: a lifecycle rule cleans up what this misses
+}
+
+FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::string const& bucket, std::string const& key,
+                                                                           std::string const& path, std::uint64_t size,
+                                                                           put_params const& p, copy_params const* copy,
+                                                                           std::string const* copy_etag) {
+  namespace asio = boost::asio;
+  if (!p.if_none_match.empty() && p.if_none_match != "*")
+    co_return detail::invalid("CreateMultipartUpload", bucket + "/" + key,
+                              "if_none_match on a write accepts only \"*\" (create only)");
+  std::string upload_id;
+  {
+    detail::op_spec op;
+    op.operation = "CreateMultipartUpload";
+    op.method = "POST";
+    op.bucket = bucket;
+    op.key = key;
+    op.query.add_flag("uploads");
+    http::request req;
+    detail::set_object_headers(req, p);
+    if (!req.headers.valid())
+      co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
+    http::response res;
+    auto e = co_await execute(op, req, res);
+    if (e.code) co_return e;
+    auto id = parse_initiate_multipart(res.body);
+    if (!id) co_return detail::with_context(id.error(), op);
+    upload_id = std::move(*id);
+  }
+
+  auto const plan = detail::plan_parts(size, copy ? cfg_.copy_part_size : cfg_.part_size);
+  auto const part_size = plan.part_size;
+  auto const count = plan.count;
+  std::vector<completed_part> parts(count);
+  // Bytes sent of each part in its current attempt, and their sum.
+  std::vector<std::uint64_t> part_sent(p.on_progress && !copy ? count : 0);
+  std::uint64_t total_sent = 0;
+  std::size_t next = 0;
+  std::optional<error> failure;
+
+  auto worker = [&]() -> asio::awaitable<void> {
+    while (!failure && next < count) {
+      auto const i = next++;
+      auto const off = static_cast<std::uint64_t>(i) * part_size;
+      auto const len = std::min(part_size, size - off);
+      detail::op_spec op;
+      op.operation = copy ? "UploadPartCopy" : "UploadPart";
+      op.method = "PUT";
+      op.bucket = bucket;
+      op.key = key;
+      op.query.add("partNumber", std::to_string(i + 1));
+      op.query.add("uploadId", upload_id);
+      http::request req;
+      if (copy) {
+        detail::set_part_copy(op, req, *copy, copy_etag, off, len);
+      } else {
+        req.body = http::body_source::file(path, off, len);
+        if (p.on_progress) {
+          req.on_body_sent = [&part_sent, &total_sent, &p, i](std::uint64_t n) {
+            total_sent = total_sent - part_sent[i] + n;  // a retried part starts again from 0
+            part_sent[i] = n;
+            p.on_progress(total_sent);
+          };
+        }
+      }
+      http::response res;
+      auto e = co_await execute(op, req, res);
+      if (e.code) {
+        if (!failure) failure = std::move(e);
+        co_return;
+      }
+      parts[i].number = static_cast<unsigned>(i + 1);
+      if (copy) {
+        auto cr = parse_copy_result(res.body);
+        if (!cr) {
+          if (!failure) failure = detail::with_context(cr.error(), op);
+          co_return;
+        }
+        parts[i].etag = "\"" + cr->etag + "\"";
+      } else {
+        parts[i].etag = std::string(res.headers.get("ETag"));
+        if (normalize_etag(parts[i].etag).empty()) {
+          // Completing with an empty ETag would fail on the store, or worse,
+          // be accepted: the part is refused here and the upload aborted.
+          if (!failure) failure = detail::missing_part_etag(op, res, i + 1);
+          co_return;
+        }
+      }
+    }
+  };
+
+  auto ex = co_await asio::this_coro::executor;
+  auto const n = std::max<std::size_t>(1, std::min<std::size_t>(cfg_.multipart_concurrency, count));
+  using op_type = decltype(asio::co_spawn(ex, worker(), asio::deferred));
+  std::vector<op_type> ops;
+  ops.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) ops.push_back(asio::co_spawn(ex, worker(), asio::deferred));
+  std::exception_ptr thrown;
+  try {
+    auto [order, excs] = co_await asio::experimental::make_parallel_group(std::move(ops))
+                             .async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
+    (void)order;
+    for (auto& x : excs)
+      if (x && !thrown) thrown = x;
+  } catch (...) {
+    thrown = std::current_exception();
+  }
+  if (thrown || failure) {
+    // Runs detached so that it also happens when this operation was cancelled.
+    asio::co_spawn(ex, [this, b = bucket, k = key, u = upload_id]() { return abort_multipart(b, k, u); }, asio::detached);
+    if (thrown) std::rethrow_exception(thrown);
+    co_return std::move(*failure);
+  }
+
+  detail::op_spec op;
+  op.operation = "CompleteMultipartUpload";
+  op.method = "POST";
+  op.bucket = bucket;
+  op.key = key;
+  op.query.add("uploadId", upload_id);
+  op.may_200_error = true;
+  http::request req;
+  std::string body = build_complete_multipart_body(parts);
+  req.headers.set("Content-Type", "application/xml");
+  // A condition is never dropped: it goes on the completion.
+  detail::set_write_conditions(req, op, p.if_match, p.if_match_unquoted, p.if_none_match);
+  req.body = http::body_source::memory(body);
+  http::response res;
+  auto e = co_await execute(op, req, res);
+  if (e.code) {
+    if (e.code != errc::unknown_outcome) asio::co_spawn(ex, [this, b = bucket, k = key, u = upload_id]() { return abort_multipart(b, k, u); }, asio::detached);
+    co_return e;
+  }
+  auto done = parse_complete_multipart(res.body);
+  if (!done) co_return detail::with_context(done.error(), op);
+  co_return detail::completed_upload(*done, res, parts);
+}
+
+}  // namespace floe::s3

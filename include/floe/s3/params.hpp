@@ -1,0 +1,118 @@
+#pragma once
+// What s3::client's operations take (read_conditions, *_params) and give
+// (object_info, *_result, listings). The results of replies floe parses
+// (copy_result, delete_objects_result, object_summary, bucket_summary) are
+// in s3/replies.hpp.
+
+#include <floe/config.hpp>
+#include <floe/s3/replies.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace floe::s3 {
+
+/// What HeadObject (and GetObject) tell of an object.
+struct object_info {
+  std::uint64_t size = 0;          // Content-Length of the whole object
+  std::string etag;                // normalised: no quotes
+  std::string last_modified;       // as sent (HTTP date)
+  std::string content_type;
+  std::string version_id;
+  std::string content_range;       // for a ranged GET: "bytes a-b/total"
+  /// User metadata (x-amz-meta-*), names lower-cased without the prefix.
+  std::vector<std::pair<std::string, std::string>> metadata;
+};
+
+/// Conditions on a read. A failed If-Match is errc::precondition_failed; a
+/// matching If-None-Match is errc::not_modified-like success with
+/// `not_modified` set (see get_result / head).
+struct read_conditions {
+  std::string if_match;       // ETag, quoted or not
+  std::string if_none_match;  // ETag, quoted or not
+};
+
+struct get_params {
+  /// Bytes [first, last] (inclusive), or [first, end) when last is nullopt.
+  std::optional<std::pair<std::uint64_t, std::optional<std::uint64_t>>> range;
+  read_conditions conditions;
+};
+
+struct get_result {
+  object_info info;
+  std::string body;  // for async_get_object; empty for downloads to a file
+  bool not_modified = false;  // 304: If-None-Match matched
+  unsigned resumes = 0;       // times a broken transfer was resumed
+};
+
+struct put_params {
+  std::string content_type;
+  std::vector<std::pair<std::string, std::string>> metadata;  // x-amz-meta-<name>
+  /// Write only if the object's current ETag is this (quoted or not).
+  std::string if_match;
+  /// "*": create only, fail if the object exists. No other value is accepted
+  /// (Ceph RGW overwrites on a quoted ETag there).
+  std::string if_none_match;
+  /// Send if_match without quotes (Ceph RGW 16.2 answers a correctly quoted
+  /// If-Match on a write with 412). Set by the conditional layer
+  /// (s3/conditional.hpp), which learns per endpoint when it is needed.
+  bool if_match_unquoted = false;
+  /// Optional: told how many bytes of the object have been sent so far, as
+  /// they reach the socket (a multipart upload: all parts in flight and
+  /// done). The count can go back when an attempt is retried. Called on the
+  /// client's executor; must not throw.
+  std::function<void(std::uint64_t bytes_sent)> on_progress;
+};
+
+struct put_result {
+  std::string etag;  // normalised
+  std::string version_id;
+  unsigned parts = 0;  // 0 for a single PUT
+};
+
+struct delete_params {
+  std::string if_match;
+  /// As put_params::if_match_unquoted.
+  bool if_match_unquoted = false;
+};
+
+struct list_params {
+  std::string prefix;
+  std::string delimiter;
+  std::string start_after;
+  /// Per page (1..1000); all pages are fetched regardless.
+  unsigned page_size = 1000;
+  /// Stop after this many keys in all (0: no limit).
+  std::uint64_t max_keys = 0;
+};
+
+struct listing {
+  std::vector<object_summary> objects;
+  std::vector<std::string> common_prefixes;
+  unsigned pages = 0;
+};
+
+/// Every bucket ListBuckets returned (all pages).
+struct bucket_listing {
+  std::vector<bucket_summary> buckets;
+  std::string owner_id;
+  std::string owner_display_name;
+  unsigned pages = 0;
+};
+
+struct copy_params {
+  std::string source_bucket, source_key;
+  std::string bucket, key;
+  /// Copy-source conditions (x-amz-copy-source-if-match / -if-none-match).
+  std::string source_if_match;
+  std::string source_if_none_match;
+  /// The source's size when the caller knows it (e.g. from a listing);
+  /// otherwise a HeadObject of the source finds it.
+  std::optional<std::uint64_t> source_size;
+};
+
+}  // namespace floe::s3
