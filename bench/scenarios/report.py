@@ -5,7 +5,11 @@ figures and same-run ratios, then issue 9's targets checked against them.
 """
 import json
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import static_binary  # noqa: E402
 
 FLOE_LIB = "floe (s3::client)"
 
@@ -206,6 +210,8 @@ def markdown(r):
             out += _small(name, rows)
         elif name.startswith("start"):
             out += _first(name, rows)
+        elif name.startswith("static floe"):
+            out += static_binary.report(rows)
         elif name.startswith("floe CLI peak RSS"):
             out += _memory(name, rows)
         elif name.startswith("healing"):
