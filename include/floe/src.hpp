@@ -19,3 +19,4 @@
 #include <floe/s3/impl/all.ipp>
 #include <floe/sts/impl/all.ipp>
 #include <floe/refresh/impl/all.ipp>
+#include <floe/watch/impl/all.ipp>
