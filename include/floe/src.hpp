@@ -20,3 +20,4 @@
 #include <floe/sts/impl/all.ipp>
 #include <floe/refresh/impl/all.ipp>
 #include <floe/watch/impl/all.ipp>
+#include <floe/ledger/impl/all.ipp>
