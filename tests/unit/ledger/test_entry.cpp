@@ -111,16 +111,17 @@ TEST_CASE("ledger_state applies commits and counts entries the log has twice") {
 }
 
 TEST_CASE("checkpoint_due: multiples of the interval, longer as the ledger doubles") {
-  checkpoint_policy p;  // 100, 50,000
+  checkpoint_policy p;  // 100, 20,000
   CHECK_FALSE(checkpoint_due(0, 0, p));
   CHECK_FALSE(checkpoint_due(99, 10, p));
   CHECK(checkpoint_due(100, 10, p));
-  CHECK(checkpoint_due(100, 99999, p));
-  CHECK_FALSE(checkpoint_due(100, 100000, p));  // 100,000 entries: every 200
-  CHECK(checkpoint_due(200, 100000, p));
-  CHECK_FALSE(checkpoint_due(200, 200000, p));  // every 400
-  CHECK(checkpoint_due(400, 399999, p));
-  CHECK(checkpoint_due(800, 400000, p));
+  CHECK(checkpoint_due(100, 39999, p));
+  CHECK_FALSE(checkpoint_due(100, 40000, p));  // 40,000 entries: every 200
+  CHECK(checkpoint_due(200, 40000, p));
+  CHECK_FALSE(checkpoint_due(200, 80000, p));  // every 400
+  CHECK(checkpoint_due(400, 100000, p));       // 100,000: every 400
+  CHECK_FALSE(checkpoint_due(600, 100000, p));
+  CHECK(checkpoint_due(800, 160000, p));
   p.interval = 0;
   CHECK_FALSE(checkpoint_due(100, 1, p));
   p.interval = 5;
