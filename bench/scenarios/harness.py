@@ -125,7 +125,7 @@ def parse_bytes(text):
 
 # Every scenario in the order of a full run; the rounded ones run once per
 # round (every tool in turn), the others once.
-SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "heal", "static")
+SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "heal", "static", "ledger")
 ROUNDED = ("sign", "get", "put", "big-get", "big-put")
 
 
@@ -655,11 +655,47 @@ class Harness:
                     p.wait()
         self.attempt(sc, "floe", go)
 
+    def ledger(self):
+        """The ledger's commit time per batch of 10 entries and the process's
+        memory, in ledgers of 100 and of 100,000 entries (bench/ledger/), on a
+        moto of its own (one writer: no proxy needed)."""
+        sc = "ledger: commits of 10 entries"
+        exe = os.path.join(self.build, "bench/ledger/bench_ledger")
+        batches = 200 if self.quick else 400
+        procs = []
+        try:
+            mport = free_port()
+            log = open(os.path.join(self.work, "moto-ledger.log"), "wb")
+            procs.append(subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(mport)],
+                                          stdout=log, stderr=subprocess.STDOUT, env=self.env))
+            for _ in range(300):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{mport}/moto-api/", timeout=1).read()
+                    break
+                except OSError:
+                    time.sleep(0.1)  # start-up poll
+            else:
+                self.record(sc, "ledger of 100", error="moto did not start (pip install 'moto[server]')")
+                return
+            for size, tool in ((100, "ledger of 100"), (100000, "ledger of 100,000")):
+                def go(size=size, tool=tool):
+                    c = run([exe, f"http://127.0.0.1:{mport}", str(size), str(batches)], self.env, work=self.work)
+                    j = c.json()
+                    self.record(sc, tool, ms_per_batch=j["ms_per_batch"], p50_ms=j["p50_ms"], p90_ms=j["p90_ms"],
+                                checkpoints=j["checkpoints"], batches=j["batches"], rss_mib=j["rss_mib"],
+                                peak_rss_mib=j["peak_rss_mib"], set_mib=j["set_mib"])
+                self.attempt(sc, tool, go)
+        finally:
+            for p in procs:
+                p.terminate()
+                p.wait()
+
     def steps(self):
         return {"sign": self.signing, "get": lambda: self.small("GET"), "put": lambda: self.small("PUT"),
                 "big-get": self.big_get, "big-put": self.big_put, "first-byte": self.first_byte,
                 "memory": self.memory, "heal": self.healing,
-                "static": lambda: static_binary.scenario(self, first_byte_ms, AK, SK)}
+                "static": lambda: static_binary.scenario(self, first_byte_ms, AK, SK),
+                "ledger": self.ledger}
 
     def run(self, names):
         steps = self.steps()

@@ -66,6 +66,20 @@ def _big(name, rows):
     return out
 
 
+def _ledger(name, rows):
+    out = ["### The ledger: commits of 10 entries (one writer, moto), checkpoints amortised", "",
+           "| ledger | ms/batch (mean) | p50 ms | p90 ms | checkpoints | RSS MiB | peak RSS MiB | entry set MiB |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for tool, f in rows.items():
+        if "error" in f:
+            out.append(_err(tool, f))
+            continue
+        out.append(f"| {tool} | {_num(f['ms_per_batch'], 2)} | {_num(f['p50_ms'], 2)} | {_num(f['p90_ms'], 2)} | "
+                   f"{_num(f['checkpoints'])} in {_num(f['batches'])} | {_num(f['rss_mib'], 1)} | "
+                   f"{_num(f['peak_rss_mib'], 1)} | {_num(f['set_mib'], 1)} |")
+    return out
+
+
 def _sign(name, rows):
     floe = rows.get("floe", {}).get("us_per_sig")
     out = [f"### SigV4 signing, S3 GET, warm key cache", "", "| signer | µs/signature | tool ÷ floe | allocs/signature |",
@@ -192,6 +206,16 @@ def targets(r):
         ms = heal.get("ms")
         check("healing: first healed success ≤ 100 ms after the STS reply", ms, ms is not None and ms <= 100,
               f"{ms:.1f} ms" if ms else "")
+    led = s.get("ledger: commits of 10 entries")
+    if led:
+        small, large = led.get("ledger of 100", {}), led.get("ledger of 100,000", {})
+        a, b = small.get("ms_per_batch"), large.get("ms_per_batch")
+        v = b / a if a and b else None
+        check("ledger (issue 19): commit time per batch at 100,000 entries ≤ 2 × at 100", v,
+              v is not None and v <= 2, f"{b:.2f} ms vs {a:.2f} ms ({v:.2f}×)" if v else "")
+        m = large.get("peak_rss_mib")
+        check("ledger (issue 19): process RSS ≤ 64 MiB at 100,000 entries", m, m is not None and m <= 64,
+              f"peak {m:.1f} MiB" if m else "")
     out = ["### Targets (issue 9), same-run ratios", "", "| target | this run | verdict |", "|---|---|---|"]
     out += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     return out
@@ -214,6 +238,8 @@ def markdown(r):
             out += static_binary.report(rows)
         elif name.startswith("floe CLI peak RSS"):
             out += _memory(name, rows)
+        elif name.startswith("ledger"):
+            out += _ledger(name, rows)
         elif name.startswith("healing"):
             f = rows.get("floe", {})
             out += ["### Healing after a credential revocation (web identity, test proxy in front of moto)", ""]

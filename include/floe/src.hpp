@@ -19,3 +19,5 @@
 #include <floe/s3/impl/all.ipp>
 #include <floe/sts/impl/all.ipp>
 #include <floe/refresh/impl/all.ipp>
+#include <floe/watch/impl/all.ipp>
+#include <floe/ledger/impl/all.ipp>
