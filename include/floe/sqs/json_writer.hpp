@@ -56,8 +56,11 @@ class json_writer {
   std::vector<bool> has_member_;
   bool after_key_ = false;
   bool broken_ = false;
-  std::string failure_;      // the first thing that went wrong
-  std::string_view last_key_;  // read only while the member is written
+  std::string failure_;  // the first thing that went wrong
+  // Where the last key was written in out_, to name it in a message (the
+  // caller's key may be gone by the time its value is written).
+  std::size_t key_at_ = 0;
+  std::size_t key_size_ = 0;
 };
 
 /// Whether `s` is well-formed UTF-8 (no overlong forms, no surrogates, no

@@ -5,7 +5,8 @@
 // 123456789012/orders, or a local endpoint's http://127.0.0.1:4566/
 // 000000000000/orders) or by its name ("orders", "orders.fifo"). A name is
 // turned into a URL once, with GetQueueUrl (get_queue_url_params below),
-// and the URL is what every other request carries.
+// and the URL is what every other request carries (queue_url_request in
+// sqs/queues.hpp builds that lookup from a queue_ref).
 
 #include <floe/config.hpp>
 #include <floe/result.hpp>

@@ -9,6 +9,7 @@
 
 #include <floe/config.hpp>
 #include <floe/result.hpp>
+#include <floe/sqs/queue.hpp>
 #include <floe/sqs/request.hpp>
 
 #include <string>
@@ -84,6 +85,11 @@ struct purge_queue_params {
   using result_type = empty_result;
   std::string queue_url{};
 };
+
+/// The GetQueueUrl request that turns a QUEUE argument given by name
+/// (sqs/queue.hpp) into its URL. Errors: errc::invalid_argument when the
+/// argument is a URL already (nothing to look up) or its name is not valid.
+FLOE_DECL result<request> queue_url_request(queue_ref const& queue);
 
 FLOE_DECL result<request> build_request(create_queue_params const& p);
 FLOE_DECL result<request> build_request(delete_queue_params const& p);

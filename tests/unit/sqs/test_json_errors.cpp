@@ -39,6 +39,12 @@ errors::reply_facts facts(unsigned status, bool refreshable = false) {
   return f;
 }
 
+errors::reply_facts coded(unsigned status, std::string_view code) {
+  auto f = facts(status);
+  f.code = code;
+  return f;
+}
+
 errors::reply_report describe(sqs_test::reply const& r, bool refreshable = false) {
   return errors::describe_json_reply(facts(r.status, refreshable), r.body, headers_of(r),
                                      {.operation = "ReceiveMessage", .resource = "MyQueue", .attempt = 1});
@@ -216,7 +222,7 @@ TEST_CASE("where the code comes from when the body has no __type") {
   REQUIRE(from_legacy.has_value());
   CHECK(from_legacy->code == "AWS.SimpleQueueService.NonExistentQueue");
   CHECK(from_legacy->type == "Sender");
-  CHECK(errors::classify({.status = 400, .code = from_legacy->code}).outcome == kind::not_found);
+  CHECK(errors::classify(coded(400, from_legacy->code)).outcome == kind::not_found);
 
   auto no_code = errors::parse_json_error(R"({"message":"m"})", none);
   REQUIRE(no_code.has_error());
@@ -260,9 +266,9 @@ TEST_CASE("the receipt kind: its own errc, not retried, whatever the status") {
   CHECK(errors::to_errc(kind::invalid_receipt) == errc::invalid_receipt_handle);
   CHECK(errors::to_string(kind::invalid_receipt) == "invalid_receipt");
   CHECK_FALSE(errors::is_retryable(kind::invalid_receipt));
-  CHECK(errors::classify({.status = 404, .code = "ReceiptHandleIsInvalid"}).outcome == kind::invalid_receipt);
-  CHECK(errors::classify({.status = 400, .code = "InvalidIdFormat"}).outcome == kind::invalid_receipt);
-  CHECK(errors::classify({.status = 400, .code = "QueueDoesNotExist"}).outcome == kind::not_found);
+  CHECK(errors::classify(coded(404, "ReceiptHandleIsInvalid")).outcome == kind::invalid_receipt);
+  CHECK(errors::classify(coded(400, "InvalidIdFormat")).outcome == kind::invalid_receipt);
+  CHECK(errors::classify(coded(400, "QueueDoesNotExist")).outcome == kind::not_found);
   CHECK(floe::make_error_code(errc::invalid_receipt_handle).message() == "receipt handle invalid");
   CHECK(floe::make_error_code(errc::checksum_mismatch).message() == "checksum mismatch");
   // The values that were there before keep their numbers.

@@ -93,6 +93,19 @@ TEST_CASE("a value that is not UTF-8 is refused naming its member, never written
   CHECK(r.error().code == floe::errc::invalid_argument);
   CHECK(r.error().diag.message == "the value of MessageBody is not valid UTF-8");
 
+  json_writer temp;  // a key that was a temporary is still named right
+  temp.begin_object();
+  temp.key(std::string("Message") + "Body");
+  temp.string("\xfe");
+  temp.end_object();
+  CHECK(temp.finish().error().diag.message == "the value of MessageBody is not valid UTF-8");
+
+  json_writer element;
+  element.begin_array();
+  element.string("\xfe");
+  element.end_array();
+  CHECK(element.finish().error().diag.message == "a string value is not valid UTF-8");
+
   json_writer k;
   k.begin_object();
   k.key("\xc0\x80");

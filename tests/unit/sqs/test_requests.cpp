@@ -296,3 +296,19 @@ TEST_CASE("every body of a batch is checked, and so is their sum") {
                                                                            {.id = "b", .body = half + "!"}}}),
             "the bodies of the batch add up to 262145 bytes, more than the limit of 262144 bytes"));
 }
+
+TEST_CASE("a queue given by name is looked up with GetQueueUrl; one given by URL needs no request") {
+  auto by_name = parse_queue_ref("orders");
+  REQUIRE(by_name.has_value());
+  auto req = queue_url_request(*by_name);
+  REQUIRE(req.has_value());
+  CHECK(req->target == "AmazonSQS.GetQueueUrl");
+  CHECK(req->body == R"({"QueueName":"orders"})");
+  auto by_url = parse_queue_ref("http://h/1/orders");
+  REQUIRE(by_url.has_value());
+  auto none = queue_url_request(*by_url);
+  REQUIRE(none.has_error());
+  CHECK(none.error().diag.message == "SQS GetQueueUrl: the queue is given by its URL; there is nothing to look up");
+  CHECK(queue_url_request(queue_ref{.url = {}, .name = "bad name"}).has_error());
+}
+

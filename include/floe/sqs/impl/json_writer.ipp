@@ -117,18 +117,20 @@ FLOE_DECL void json_writer::key(std::string_view name) {
     failure_ = "a member name is not valid UTF-8";
   }
   separate();
+  key_at_ = out_.size() + 1;
   write_string(name);
+  key_size_ = out_.size() - 1 - key_at_;
   out_ += ':';
   after_key_ = true;
-  last_key_ = name;
 }
 
 FLOE_DECL void json_writer::string(std::string_view value) {
   if (!broken_ && !is_valid_utf8(value)) {
     broken_ = true;
-    failure_ = last_key_.empty() || !is_valid_utf8(last_key_)
+    // The key as written (escaped), when this value belongs to one.
+    failure_ = !after_key_ || key_size_ == 0 || !is_valid_utf8(std::string_view(out_).substr(key_at_, key_size_))
                    ? std::string("a string value is not valid UTF-8")
-                   : "the value of " + std::string(last_key_) + " is not valid UTF-8";
+                   : "the value of " + out_.substr(key_at_, key_size_) + " is not valid UTF-8";
   }
   separate();
   write_string(value);

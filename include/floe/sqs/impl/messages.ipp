@@ -22,9 +22,11 @@ inline std::optional<std::uint64_t> decimal(std::string_view s) noexcept {
 }
 
 inline std::optional<std::chrono::system_clock::time_point> millis(std::string_view s) noexcept {
+  using std::chrono::milliseconds;
   auto const v = decimal(s);
-  // Beyond the year 292277 a time_point overflows; no SQS timestamp is.
-  if (!v || *v > 9'000'000'000'000'000ull / 1000) return std::nullopt;
+  // A value the clock cannot hold (centuries away) is no timestamp SQS sends.
+  constexpr auto most = std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::duration::max()).count();
+  if (!v || *v > static_cast<std::uint64_t>(most)) return std::nullopt;
   return std::chrono::system_clock::time_point(
       std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::milliseconds(*v)));
 }

@@ -58,6 +58,13 @@ FLOE_DECL result<request> build_request(create_queue_params const& p) {
   return detail::finish<P>(w);
 }
 
+FLOE_DECL result<request> queue_url_request(queue_ref const& queue) {
+  if (!queue.needs_lookup()) {
+    return detail::invalid(get_queue_url_params::operation, "the queue is given by its URL; there is nothing to look up");
+  }
+  return build_request(get_queue_url_params{.queue_name = queue.name});
+}
+
 FLOE_DECL result<request> build_request(delete_queue_params const& p) { return detail::queue_url_only(p); }
 
 FLOE_DECL result<request> build_request(get_queue_url_params const& p) {
