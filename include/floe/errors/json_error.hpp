@@ -41,7 +41,7 @@ inline constexpr std::size_t max_json_error_bytes = 1024 * 1024;
 /// "com.amazonaws.sqs#QueueDoesNotExist" -> "QueueDoesNotExist",
 /// "ValidationException:http://internal.amazon.com/coral/..." ->
 /// "ValidationException" (the part before the first ':', then the part
-/// after the first '#', whitespace trimmed).
+/// after the last '#', whitespace trimmed, as botocore reads it).
 FLOE_DECL std::string_view bare_error_code(std::string_view type) noexcept;
 
 /// Decodes an error reply. The fields of the result:

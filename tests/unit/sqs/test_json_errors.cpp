@@ -59,6 +59,7 @@ TEST_CASE("a JSON error code is reduced to its bare name") {
         "ValidationException");
   CHECK(errors::bare_error_code("aws.protocoltests#FooError:http://x#y") == "FooError");
   CHECK(errors::bare_error_code(" com.amazon.coral.service#ExpiredTokenException ") == "ExpiredTokenException");
+  CHECK(errors::bare_error_code("a#b#Last") == "Last");
   CHECK(errors::bare_error_code("").empty());
   CHECK(errors::bare_error_code("ns#").empty());
 }

@@ -47,7 +47,7 @@ inline std::pair<std::string_view, std::string_view> split_query_error(std::stri
 FLOE_DECL std::string_view bare_error_code(std::string_view type) noexcept {
   auto const colon = type.find(':');
   if (colon != std::string_view::npos) type = type.substr(0, colon);
-  auto const hash = type.find('#');
+  auto const hash = type.rfind('#');
   if (hash != std::string_view::npos) type = type.substr(hash + 1);
   return detail::trim_ws(type);
 }
