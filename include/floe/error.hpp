@@ -42,6 +42,9 @@ enum class errc {
   timeout,
   credentials_unavailable,
   body_not_replayable,
+  // Appended later; the values above keep their numbers.
+  checksum_mismatch,       // a digest the service reported does not match the bytes (SQS MD5OfMessageBody)
+  invalid_receipt_handle,  // SQS: the receipt handle no longer holds the message
 };
 
 FLOE_DECL boost::system::error_category const& floe_category() noexcept;

@@ -18,6 +18,7 @@
 #include <floe/credentials/impl/all.ipp>
 #include <floe/s3/impl/all.ipp>
 #include <floe/sts/impl/all.ipp>
+#include <floe/sqs/impl/all.ipp>
 #include <floe/refresh/impl/all.ipp>
 #include <floe/watch/impl/all.ipp>
 #include <floe/ledger/impl/all.ipp>

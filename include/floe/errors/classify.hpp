@@ -21,10 +21,12 @@
 //   9. RequestTimeTooSkewed, RequestExpired, RequestInTheFuture -> clock_skew;
 //      InvalidSignatureException / SignatureDoesNotMatch with skew -> clock_skew
 //  10. 404 or a not-found code -> not_found, except NoSuchKey on an If-Match
-//      write -> precondition_failed
+//      write -> precondition_failed; SQS ReceiptHandleIsInvalid (and its
+//      deprecated form InvalidIdFormat) and MessageNotInflight -> invalid_receipt
 //  11. stale-credential codes -> stale_credentials (never for a credential
 //      fetch: those fall through to denied / client_error)
-//  12. 401/403 without a code or with AccessDenied: skew beyond tolerance ->
+//  12. 401/403 without a code, or AccessDenied / AccessDeniedException (the
+//      JSON protocols' name; under any status): skew beyond tolerance ->
 //      clock_skew; refreshable credentials (and not a credential fetch) ->
 //      stale_credentials; else denied. Any other 401/403 -> denied
 //  13. transient codes (InternalError, RequestTimeout, ...) or other 5xx -> transient
@@ -91,6 +93,8 @@ FLOE_DECL bool is_stale_credentials_code(std::string_view code) noexcept;
 FLOE_DECL bool is_clock_skew_code(std::string_view code) noexcept;
 FLOE_DECL bool is_transient_code(std::string_view code) noexcept;
 FLOE_DECL bool is_not_found_code(std::string_view code) noexcept;
+FLOE_DECL bool is_invalid_receipt_code(std::string_view code) noexcept;
+FLOE_DECL bool is_access_denied_code(std::string_view code) noexcept;
 
 }  // namespace floe::errors
 

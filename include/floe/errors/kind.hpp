@@ -23,6 +23,7 @@ enum class kind {
   denied,                // any other 403
   client_error,          // any other 4xx: the request itself was wrong
   redirect,              // 301/307 or a region redirect (x-amz-bucket-region)
+  invalid_receipt,       // SQS ReceiptHandleIsInvalid, MessageNotInflight: the hold on the message is gone
 };
 
 inline constexpr std::string_view to_string(kind k) noexcept {
@@ -40,6 +41,7 @@ inline constexpr std::string_view to_string(kind k) noexcept {
     case kind::denied: return "denied";
     case kind::client_error: return "client_error";
     case kind::redirect: return "redirect";
+    case kind::invalid_receipt: return "invalid_receipt";
   }
   return "?";
 }
@@ -60,6 +62,7 @@ inline constexpr errc to_errc(kind k) noexcept {
     case kind::denied: return errc::denied;
     case kind::client_error: return errc::service_error;
     case kind::redirect: return errc::service_error;
+    case kind::invalid_receipt: return errc::invalid_receipt_handle;
   }
   return errc::service_error;
 }

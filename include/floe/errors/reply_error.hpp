@@ -10,9 +10,9 @@
 //   switch (r.what.outcome) { case errors::kind::precondition_failed: ... }
 //   return r.err;   // code errc::precondition_failed, diag "PutObject bucket/key: 412 ..."
 //
-// Only XML bodies are read here (S3, STS, SQS query protocol). Replies with
-// a JSON body (SQS JSON protocol) are parsed by floe::json and classified
-// by calling classify() with their code, then make_error().
+// Only XML bodies are read here (S3, STS, SQS query protocol). Replies of
+// the JSON protocols (SQS) go through describe_json_reply
+// (errors/json_error.hpp), which gives the same reply_report.
 
 #include <floe/config.hpp>
 #include <floe/error.hpp>

@@ -31,6 +31,8 @@ class floe_category_impl final : public boost::system::error_category {
       case errc::timeout: return "timed out";
       case errc::credentials_unavailable: return "credentials unavailable";
       case errc::body_not_replayable: return "request body cannot be replayed";
+      case errc::checksum_mismatch: return "checksum mismatch";
+      case errc::invalid_receipt_handle: return "receipt handle invalid";
     }
     return "unknown floe error";
   }

@@ -25,7 +25,7 @@ FLOE_DECL bool is_throttling_code(std::string_view c) noexcept {
   return detail::one_of(c, {"ThrottledException", "RequestThrottled", "RequestThrottledException",
                             "RequestLimitExceeded", "BandwidthLimitExceeded", "EC2ThrottledException",
                             "ProvisionedThroughputExceededException", "PriorRequestNotComplete",
-                            "TransactionInProgressException"});
+                            "TransactionInProgressException", "KmsThrottled"});
 }
 
 FLOE_DECL bool is_stale_credentials_code(std::string_view c) noexcept {
@@ -46,6 +46,14 @@ FLOE_DECL bool is_transient_code(std::string_view c) noexcept {
 FLOE_DECL bool is_not_found_code(std::string_view c) noexcept {
   return detail::one_of(c, {"NoSuchKey", "NoSuchBucket", "NoSuchVersion", "NoSuchUpload", "NotFound",
                             "NoSuchEntity", "QueueDoesNotExist", "AWS.SimpleQueueService.NonExistentQueue"});
+}
+
+FLOE_DECL bool is_invalid_receipt_code(std::string_view c) noexcept {
+  return detail::one_of(c, {"ReceiptHandleIsInvalid", "InvalidIdFormat", "MessageNotInflight"});
+}
+
+FLOE_DECL bool is_access_denied_code(std::string_view c) noexcept {
+  return c == "AccessDenied" || c == "AccessDeniedException";
 }
 
 FLOE_DECL classification classify(reply_facts const& f) noexcept {
@@ -108,6 +116,9 @@ FLOE_DECL classification classify(reply_facts const& f) noexcept {
   }
 
   // 10. Not found; a vanished object under If-Match is a failed precondition.
+  // A receipt handle that no longer holds its message comes first: SQS may
+  // send it under 404, and it is not the queue that is missing.
+  if (is_invalid_receipt_code(code)) return make(kind::invalid_receipt, "receipt handle no longer valid");
   if (code == "NoSuchKey" && f.if_match) {
     return make(kind::precondition_failed, "404 NoSuchKey on an If-Match write");
   }
@@ -122,8 +133,8 @@ FLOE_DECL classification classify(reply_facts const& f) noexcept {
 
   // 12. Refusals. A bodiless 403 (every HEAD) or an AccessDenied is stale
   // credentials when they can be refreshed, unless the clocks disagree.
-  if (status == 401 || status == 403) {
-    if (code.empty() || code == "AccessDenied") {
+  if (status == 401 || status == 403 || is_access_denied_code(code)) {
+    if (code.empty() || is_access_denied_code(code)) {
       if (f.skewed()) return make(kind::clock_skew, "403 and the server's Date is far off");
       if (f.credentials_refreshable && may_be_stale) {
         return make(kind::stale_credentials, "403 with refreshable credentials");
