@@ -71,6 +71,8 @@ std::string kind_name(error const& e) {
     case errc::timeout: return "timeout";
     case errc::credentials_unavailable: return "credentials_unavailable";
     case errc::body_not_replayable: return "body_not_replayable";
+    case errc::checksum_mismatch: return "checksum_mismatch";
+    case errc::invalid_receipt_handle: return "invalid_receipt_handle";
   }
   return "error";
 }
