@@ -10,6 +10,7 @@
 #include <floe/http/client_config.hpp>
 #include <floe/http/connection.hpp>
 #include <floe/http/message.hpp>
+#include <floe/http/error_words.hpp>
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
@@ -18,12 +19,14 @@
 
 namespace floe::http::detail {
 
-// Records a failed read or write; a watchdog expiry becomes errc::timeout.
+// Records a failed read or write; a watchdog expiry becomes errc::timeout,
+// saying after how long.
 inline void io_failure(connection const& c, attempt_state& a, boost::system::error_code ec) {
   a.ec = ec;
   if (c.timed_out()) {
     a.timed_out = true;
     a.ec = errc::timeout;
+    if (a.why.empty()) a.why = "timed out after " + format_duration(c.limit());
   }
 }
 

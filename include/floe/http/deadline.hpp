@@ -54,6 +54,8 @@ class deadline {
   }
   inline void stop_watch() noexcept;
   bool timed_out() const noexcept { return timed_out_; }
+  // The limit last watched for (0: none).
+  std::chrono::milliseconds limit() const noexcept { return limit_; }
 
  protected:
   ~deadline() { stop_watch(); }

@@ -1,7 +1,8 @@
 #pragma once
 // What the end of one attempt means for the exchange, with no I/O: the
-// reply classified, the retry policy asked, and a failure completed with
-// what is known of it.
+// reply classified, the retry policy asked, and a failure put into words
+// (what was being done, the operating system's reason, why it was not
+// retried further).
 
 #include <floe/config.hpp>
 #include <floe/error.hpp>
@@ -16,8 +17,8 @@
 namespace floe::http::detail {
 
 // Completes a failure with what is known of the operation: its name, its
-// target, the attempts made and, with `a`, the words of the last attempt
-// (a.why).
+// target, the attempts made and, with `a`, what went wrong on the last
+// attempt (a.why, or else the reason a.ec gives).
 FLOE_DECL error finish_error(retry::operation const& op, request const& req, response& res, error e,
                              attempt_state const* a);
 

@@ -4,6 +4,7 @@
 #include <floe/http/impl/proxy.ipp>
 #include <floe/http/impl/message.ipp>
 #include <floe/http/impl/tls.ipp>
+#include <floe/http/impl/error_words.ipp>
 #include <floe/http/impl/deadline.ipp>
 #include <floe/http/impl/reply_body.ipp>
 #include <floe/http/impl/reply_reader.ipp>

@@ -46,7 +46,7 @@ FLOE_DECL boost::asio::awaitable<void> write_body(connection& c, request& req, c
     fd.fd = ::open(body.path().c_str(), O_RDONLY | O_CLOEXEC);
     if (fd.fd < 0) {
       a.ec = errno_code();
-      a.why = "cannot open the request body " + body.path();
+      a.why = "cannot open the request body " + body.path() + ": " + error_reason(a.ec);
       co_return;
     }
   }
@@ -61,7 +61,7 @@ FLOE_DECL boost::asio::awaitable<void> write_body(connection& c, request& req, c
       if (n < 0) {
         if (errno == EINTR) continue;
         a.ec = errno_code();
-        a.why = "reading the request body " + body.path();
+        a.why = "reading the request body " + body.path() + ": " + error_reason(a.ec);
         co_return;
       }
       got = static_cast<std::size_t>(n);
@@ -71,7 +71,7 @@ FLOE_DECL boost::asio::awaitable<void> write_body(connection& c, request& req, c
       got = body.reader()(std::span<char>(buf, want), ec);
       if (ec) {
         a.ec = ec;
-        a.why = "reading the request body stream";
+        a.why = "reading the request body stream: " + error_reason(ec);
         co_return;
       }
     }

@@ -5,6 +5,7 @@
 #include <floe/http/fields.hpp>
 #include <floe/http/proxy.hpp>
 #include <floe/http/tls.hpp>
+#include <floe/http/error_words.hpp>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -34,8 +35,10 @@ FLOE_DECL boost::asio::awaitable<error> connect(connection& c, endpoint const& e
     return s;
   };
   auto timed = [&](error_code ec, char const* what) {
-    if (c.timed_out()) return error(errc::timeout, std::string(what) + " " + where() + " timed out");
-    return detail::with_message(ec, std::string(what) + " " + where());
+    if (c.timed_out())
+      return error(errc::timeout, std::string(what) + " " + where() + ": timed out after " +
+                                      format_duration(cfg.connect_timeout));
+    return detail::with_message(ec, std::string(what) + " " + where() + ": " + error_reason(ec));
   };
   c.watch(cfg.connect_timeout);
   std::string_view connect_host = hop.host;
@@ -117,10 +120,12 @@ FLOE_DECL boost::asio::awaitable<error> connect(connection& c, endpoint const& e
     }
     auto [he] = co_await c.tls_->async_handshake(ssl::stream_base::client, tuple_awaitable);
     if (he) {
-      auto e = timed(he, "TLS handshake with");
-      if (long const v = SSL_get_verify_result(ssl); v != X509_V_OK)
-        e.diag.message += std::string(": certificate verification failed: ") + X509_verify_cert_error_string(v);
-      co_return e;
+      // A refused certificate says why in X509's words rather than the
+      // handshake's ("certificate verify failed").
+      if (long const v = SSL_get_verify_result(ssl); v != X509_V_OK && !c.timed_out())
+        co_return detail::with_message(he, "TLS handshake with " + where() + ": certificate verification failed: " +
+                                               X509_verify_cert_error_string(v));
+      co_return timed(he, "TLS handshake with");
     }
   }
   c.stop_watch();

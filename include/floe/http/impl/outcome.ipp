@@ -1,6 +1,7 @@
 #pragma once
 #include <floe/http/outcome.hpp>
 
+#include <floe/http/error_words.hpp>
 #include <floe/retry/clock_skew.hpp>
 
 #include <string>
@@ -12,9 +13,14 @@ FLOE_DECL error finish_error(retry::operation const& op, request const& req, res
   e.diag.attempt = op.attempt();
   if (e.diag.operation.empty()) e.diag.operation = req.operation;
   if (e.diag.resource.empty()) e.diag.resource = req.target;
-  if (a && !a->why.empty()) {
-    if (!e.diag.message.empty()) e.diag.message += ": ";
-    e.diag.message += a->why;
+  if (a) {
+    // A transport failure with no words of its own (a reset, a closed
+    // connection) says the operating system's reason.
+    auto const words = a->why.empty() ? error_reason(a->ec) : a->why;
+    if (!words.empty()) {
+      if (!e.diag.message.empty()) e.diag.message += ": ";
+      e.diag.message += words;
+    }
   }
   res.attempts = op.attempt();
   return e;
@@ -59,11 +65,13 @@ FLOE_DECL settled settle(client_config const& cfg, std::minstd_rand& rng, std::c
     e.diag.attempt = this_attempt;
     if (d.reason == errc::unknown_outcome) {
       e.code = make_error_code(errc::unknown_outcome);
-      e.diag.message = "the reply to a conditional write was lost (" + a.ec.message() + ")" +
-                       (a.why.empty() ? "" : ": " + a.why);
-    } else if (d.reason != errc::ok && d.reason != errors::to_errc(o.kind)) {
+      e.diag.message = "the reply to a conditional write was lost: " + (a.why.empty() ? error_reason(a.ec) : a.why);
+    } else if (d.reason != errc::ok && d.reason != errc::attempts_exhausted && d.reason != errors::to_errc(o.kind)) {
+      // Attempts running out needs no words: the count says it
+      // (diagnostics::to_string, "after 3 attempts").
       if (!e.diag.message.empty()) e.diag.message += "; ";
-      e.diag.message += "not retried: " + make_error_code(d.reason).message();
+      e.diag.message += this_attempt > 1 ? "not retried further: " : "not retried: ";
+      e.diag.message += make_error_code(d.reason).message();
     }
     out = std::move(e);
     return {true};
