@@ -101,7 +101,9 @@ class client {
   /// was lost), errc::reply_too_large, errc::malformed_reply, errc::
   /// invalid_argument (a header with CR/LF, a bad body), a system, resolver,
   /// TLS or proxy error, or asio::error::operation_aborted when cancelled.
-  /// `diag.attempt` says which attempt failed.
+  /// `diag.message` says what was being done and why, in the operating
+  /// system's words for a transport failure ("connecting to 127.0.0.1:1:
+  /// connection refused"); `diag.attempt` says how many attempts were made.
   ///
   /// Cancellation: terminal cancellation (the only type let through) aborts the
   /// attempt in flight or the back-off sleep; the connection in use is
