@@ -26,7 +26,7 @@ inline void io_failure(connection const& c, attempt_state& a, boost::system::err
   if (c.timed_out()) {
     a.timed_out = true;
     a.ec = errc::timeout;
-    if (a.why.empty()) a.why = "timed out after " + format_duration(c.limit());
+    if (a.why.empty()) a.why = c.expiry_words();
   }
 }
 
@@ -39,6 +39,7 @@ inline bool wrote(connection& c, attempt_state& a, boost::system::error_code ec,
     return false;
   }
   c.progress();
+  c.count(n);
   return true;
 }
 

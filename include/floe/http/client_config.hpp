@@ -48,8 +48,19 @@ struct client_config {
   /// Resolving, connecting, the proxy's CONNECT and the TLS handshake together.
   std::chrono::milliseconds connect_timeout{10'000};
   /// Per attempt: the longest time without a byte moving either way. A body
-  /// that keeps moving never times out; a stalled one does.
+  /// that keeps moving never times out; a stalled one does. The reply head
+  /// must also arrive whole within it of the request being sent, however
+  /// its bytes trickle (a server sending a byte a second cannot hold a
+  /// request for hours). The CLI's --read-timeout.
   std::chrono::milliseconds idle_timeout{30'000};
+  /// The low-speed limit for bodies, as curl's --speed-limit and
+  /// --speed-time: a request or reply body moving fewer than
+  /// low_speed_limit bytes per second on average over a window of
+  /// low_speed_time (windows back to back) fails the attempt as timed out;
+  /// a streamed download then resumes where it was. 0: no limit. A limit
+  /// with low_speed_time 0 takes windows of 30 s.
+  std::uint64_t low_speed_limit = 0;
+  std::chrono::milliseconds low_speed_time{0};
   /// How long Expect: 100-continue waits for the server before sending the body.
   std::chrono::milliseconds continue_timeout{1'000};
   /// Idle pooled connections older than this are closed instead of reused.

@@ -158,6 +158,11 @@ class reply_reader {
   bool keep_alive() const noexcept { return keep_alive_; }
   // Whether bytes were handed to a stream sink.
   bool sink_touched() const noexcept { return body_.sink_touched(); }
+  // Whether the final (non-1xx) reply's head is complete: what follows is
+  // its body, if any.
+  bool head_done() const noexcept {
+    return state_ == state::done || (state_ == state::reading && parser_->is_header_done() && res_.status >= 200);
+  }
 
  private:
   void start();

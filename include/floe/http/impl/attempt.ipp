@@ -24,13 +24,31 @@ inline void feed_buffered(connection& c, reply_reader& r, attempt_state& a) {
   }
 }
 
+// A final reply's head must be whole within the idle timeout however its
+// bytes trickle; its body is then held to the low-speed limit.
+inline void watch_reply_head(connection& c, client_config const& cfg) {
+  c.stop_speed();
+  c.watch_head(cfg.idle_timeout);
+}
+
+inline void watch_body_speed(connection& c, client_config const& cfg) {
+  c.end_head();
+  c.watch_speed(cfg.low_speed_limit, cfg.low_speed_time.count() > 0 ? cfg.low_speed_time : std::chrono::seconds(30));
+}
+
 FLOE_DECL boost::asio::awaitable<bool> read_reply(connection& c, request const& req, response& res,
                                                   client_config const& cfg, attempt_state& a, bool interim) {
   namespace asio = boost::asio;
   reply_reader r(res, req, reply_limits{cfg.header_limit, cfg.body_limit, cfg.error_body_limit}, interim);
+  bool awaiting_head = !interim;
+  if (awaiting_head) watch_reply_head(c, cfg);
   for (;;) {
     if (c.rbuf_.size() > 0) {
       feed_buffered(c, r, a);
+      if (awaiting_head && r.head_done()) {
+        awaiting_head = false;
+        watch_body_speed(c, cfg);
+      }
       switch (r.status()) {
         case reply_reader::state::reading: break;
         case reply_reader::state::interim: co_return true;
@@ -44,6 +62,7 @@ FLOE_DECL boost::asio::awaitable<bool> read_reply(connection& c, request const& 
     if (n > 0) {
       a.reply_started = true;
       c.progress();
+      c.count(n);
     }
     if (ec) {
       if (interim && c.timed_out() && !a.reply_started) co_return true;

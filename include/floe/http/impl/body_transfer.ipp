@@ -19,6 +19,7 @@ FLOE_DECL boost::asio::awaitable<void> write_body(connection& c, request& req, c
   using boost::system::error_code;
   auto const& body = req.body;
   std::size_t const chunk = std::max<std::size_t>(cfg.io_chunk, 4096);
+  c.watch_speed(cfg.low_speed_limit, cfg.low_speed_time.count() > 0 ? cfg.low_speed_time : std::chrono::seconds(30));
   if (body.type() == body_source::kind::memory) {
     auto data = body.bytes();
     std::size_t off = 0;

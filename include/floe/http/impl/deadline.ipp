@@ -1,11 +1,47 @@
 #pragma once
 #include <floe/http/deadline.hpp>
 
+#include <floe/http/error_words.hpp>
+
 #include <boost/asio/post.hpp>
 
 #include <algorithm>
 
 namespace floe::http::detail {
+
+FLOE_DECL bool deadline::run_out(std::chrono::steady_clock::time_point now) noexcept {
+  if (limit_.count() > 0 && now >= last_progress_ + limit_) {
+    expired_ = expiry::idle;
+    return true;
+  }
+  if (now >= head_due_) {
+    expired_ = expiry::head;
+    return true;
+  }
+  if (speed_bytes_ > 0 && now >= window_start_ + window_) {
+    // The bytes the window needed; a rate so high it overflows needs more
+    // than any window moves.
+    auto const ms = static_cast<std::uint64_t>(window_.count());
+    std::uint64_t const need = speed_bytes_ > UINT64_MAX / ms ? UINT64_MAX : speed_bytes_ * ms / 1000;
+    if (window_bytes_ < need) {
+      expired_ = expiry::speed;
+      return true;
+    }
+    window_start_ = now;
+    window_bytes_ = 0;
+  }
+  return false;
+}
+
+FLOE_DECL std::string deadline::expiry_words() const {
+  switch (expired_) {
+    case expiry::head: return "timed out: the reply head took longer than " + format_duration(head_limit_);
+    case expiry::speed:
+      return "timed out: slower than " + std::to_string(speed_bytes_) + " bytes/s for " + format_duration(window_);
+    case expiry::idle: break;
+  }
+  return "timed out after " + format_duration(limit_);
+}
 
 FLOE_DECL void watchdog::arm(steady::time_point due) {
   armed_ = true;
@@ -23,7 +59,7 @@ FLOE_DECL void watchdog::on_timer(boost::system::error_code ec, std::uint64_t ge
   auto next = steady::time_point::max();
   for (std::size_t i = 0; i < watched_.size();) {
     deadline& d = *watched_[i];
-    if (now >= d.due()) {
+    if (now >= d.due() && d.run_out(now)) {
       remove(d);  // moves the last one into slot i
       d.timed_out_ = true;
       d.on_expired();
