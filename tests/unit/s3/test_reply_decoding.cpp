@@ -90,7 +90,10 @@ TEST_CASE("range_ignored: only a 206 from the offset asked delivers a ranged bod
   std::string const b = "b", k = "k";
   auto e = detail::range_error(op_for(b, k, "GetObject"), reply(200, {}), 5);
   CHECK(e.code == errc::malformed_reply);
-  CHECK(e.diag.message.find("GetObject b/k: asked for bytes from 5, the reply was 200") == 0);
+  // The operation and resource are named once, in their own fields.
+  CHECK(e.diag.operation == "GetObject");
+  CHECK(e.diag.resource == "b/k");
+  CHECK(e.diag.message.find("asked for bytes from 5, the reply was 200") == 0);
   CHECK(e.diag.message.find("nothing of it was delivered") != std::string::npos);
 }
 

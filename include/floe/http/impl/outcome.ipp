@@ -63,10 +63,15 @@ FLOE_DECL settled settle(client_config const& cfg, std::minstd_rand& rng, std::c
     }
     auto e = finish_error(op, req, res, error(a.ec), &a);
     e.diag.attempt = this_attempt;
+    // A reply body partly handed to a stream sink stops here for its
+    // consumer to resume or give up on, as a download does: no request body
+    // is involved, so "request body cannot be replayed" would mislead.
+    bool const sink_took_reply = d.reason == errc::body_not_replayable && a.sink_dirty && !a.body_consumed;
     if (d.reason == errc::unknown_outcome) {
       e.code = make_error_code(errc::unknown_outcome);
       e.diag.message = "the reply to a conditional write was lost: " + (a.why.empty() ? error_reason(a.ec) : a.why);
-    } else if (d.reason != errc::ok && d.reason != errc::attempts_exhausted && d.reason != errors::to_errc(o.kind)) {
+    } else if (d.reason != errc::ok && d.reason != errc::attempts_exhausted && d.reason != errors::to_errc(o.kind) &&
+               !sink_took_reply) {
       // Attempts running out needs no words: the count says it
       // (diagnostics::to_string, "after 3 attempts").
       if (!e.diag.message.empty()) e.diag.message += "; ";

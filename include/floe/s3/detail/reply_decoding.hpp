@@ -7,6 +7,7 @@
 #include <floe/config.hpp>
 #include <floe/error.hpp>
 #include <floe/http/message.hpp>
+#include <floe/s3/detail/download_check.hpp>
 #include <floe/s3/detail/operation.hpp>
 #include <floe/s3/params.hpp>
 #include <floe/s3/replies.hpp>
@@ -36,6 +37,24 @@ FLOE_DECL get_result reply_result(http::response& res);
 // the whole object with 200): its bytes are never delivered or spliced.
 FLOE_DECL bool range_ignored(http::response const& rs, std::uint64_t start);
 FLOE_DECL error range_error(op_spec const& op, http::response const& rs, std::uint64_t start);
+
+// A 2xx reply to an in-memory GetObject that is not the object or range
+// asked for: a 206 to a request without Range (a piece passed off as the
+// whole), or, with `ranged`, a reply range_ignored refuses; and the error
+// that says so.
+FLOE_DECL bool memory_get_wrong(http::response const& rs, bool ranged, std::uint64_t start);
+FLOE_DECL error memory_get_error(op_spec const& op, http::response const& rs, bool ranged, std::uint64_t start);
+
+// What a reply head says of its body, as download_check reads it.
+FLOE_DECL reply_facts_of_body body_facts(http::response const& rs);
+
+// A streamed GetObject whose reply download_check refused (`why`): nothing
+// of that reply was delivered, and the download fails.
+FLOE_DECL error download_refused(op_spec const& op, http::response const& rs, std::string why);
+
+// The last failure of a download that was resumed `resumes` times, over
+// `attempts` requests in all: it says both.
+FLOE_DECL void after_resumes(error& e, unsigned attempts, unsigned resumes);
 
 // An UploadPart reply without an ETag (part `number`): completing with it
 // would fail on the store, or worse, be accepted.

@@ -36,7 +36,8 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get_memory(std::
   detail::set_read_headers(x.req(), p, p.range.has_value(), start, {}, true);
   co_await perform(op, x.req(), x.res(), x.scratch());
   if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
-  if (p.range && detail::range_ignored(x.res(), start)) co_return detail::range_error(op, x.res(), start);
+  if (detail::memory_get_wrong(x.res(), p.range.has_value(), start))
+    co_return detail::memory_get_error(op, x.res(), p.range.has_value(), start);
   co_return detail::reply_result(x.res());
 }
 

@@ -6,6 +6,7 @@
 // detail/out_file.hpp.
 #include <floe/s3/client.hpp>
 
+#include <floe/s3/detail/download_check.hpp>
 #include <floe/s3/detail/exchange_pool.hpp>
 #include <floe/s3/detail/operation.hpp>
 #include <floe/s3/detail/out_file.hpp>
@@ -32,7 +33,10 @@ namespace floe::s3 {
 
 // A streamed GetObject (a download to a file, or to a write function):
 // resumes a transfer that broke after delivering bytes, pinned to the
-// version first seen.
+// version first seen. Every reply is checked before its body is delivered
+// (detail/download_check.hpp) and the whole is checked at the end: a
+// download that does not add up to the object fails, and its file is not
+// put in place.
 FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string const& bucket, std::string const& key,
                                                                      get_params const& p, std::string const* path,
                                                                      http::body_sink::write_fn const* write) {
@@ -48,7 +52,9 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
   std::uint64_t const first = p.range ? p.range->first : 0;
   std::uint64_t received = 0;  // bytes delivered to the sink over all attempts
   std::string etag;            // the version being read, pinned after the first reply
-  bool wrong_range = false;
+  detail::download_check check(p.range);
+  std::string refused;         // why a reply may not continue the download
+  unsigned attempts = 0;       // over every resume
   get_result out;
   detail::exchange_lease x(spare_exchanges_);
   http::response& res = x.res();
@@ -68,8 +74,8 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
     req.sink = http::body_sink::stream([&](std::string_view piece, boost::system::error_code& ec) {
       if (first_piece) {
         first_piece = false;
-        if (ranged && detail::range_ignored(res, start)) {
-          wrong_range = true;
+        refused = check.accept(detail::body_facts(res), ranged, received);
+        if (!refused.empty()) {
           ec = make_error_code(errc::malformed_reply);
           return;
         }
@@ -83,8 +89,20 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
       }
     });
     auto e = co_await execute(op, req, res);
-    if (wrong_range) co_return detail::range_error(op, res, start);
-    if (!e.code) break;
+    attempts += std::max(1u, res.attempts);
+    if (!refused.empty()) co_return detail::download_refused(op, res, std::move(refused));
+    if (!e.code) {
+      // A reply whose body was empty never reached the sink: its head is
+      // checked here (a 304 to the first request is the caller's copy being
+      // current).
+      bool const not_modified = res.status == 304 && received == 0 && !p.conditions.if_none_match.empty();
+      if (!not_modified) {
+        if (first_piece) refused = check.accept(detail::body_facts(res), ranged, received);
+        if (refused.empty()) refused = check.complete(received);
+        if (!refused.empty()) co_return detail::download_refused(op, res, std::move(refused));
+      }
+      break;
+    }
     // Resume a stream that broke after delivering bytes; anything else is final.
     bool const broken_mid_body = received > 0 && !etag.empty() && (res.status == 0 || res.status / 100 == 2) &&
                                  e.code != boost::asio::error::operation_aborted && out.resumes < cfg_.max_resumes;
@@ -93,12 +111,14 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
         e.diag.message = "the object changed during the download (ETag no longer " + etag +
                          "); the partial data was not completed with another version";
       }
+      if (out.resumes > 0) detail::after_resumes(e, attempts, out.resumes);
       co_return e;
     }
     ++out.resumes;
   }
   out.not_modified = res.status == 304;
   detail::fill_info(res, out.info);
+  if (auto total = check.total()) out.info.size = *total;  // the size the first reply announced
   if (!out.info.etag.empty() && !etag.empty() && out.info.etag != etag) out.info.etag = etag;
   if (file.fd >= 0) {
     if (out.not_modified) {

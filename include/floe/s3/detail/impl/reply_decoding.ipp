@@ -93,10 +93,44 @@ FLOE_DECL bool range_ignored(http::response const& rs, std::uint64_t start) {
 }
 
 FLOE_DECL error range_error(op_spec const& op, http::response const& rs, std::uint64_t start) {
-  return error(errc::malformed_reply, "GetObject " + op.resource() + ": asked for bytes from " + std::to_string(start) +
-                                          ", the reply was " + std::to_string(rs.status) + " " +
-                                          std::string(rs.headers.get("Content-Range")) +
-                                          " (Range ignored?); nothing of it was delivered");
+  error e(errc::malformed_reply, "asked for bytes from " + std::to_string(start) + ", the reply was " +
+                                     std::to_string(rs.status) + " " + std::string(rs.headers.get("Content-Range")) +
+                                     " (Range ignored?); nothing of it was delivered");
+  e.diag.request_id = std::string(rs.headers.get("x-amz-request-id"));
+  return with_context(std::move(e), op);
+}
+
+FLOE_DECL bool memory_get_wrong(http::response const& rs, bool ranged, std::uint64_t start) {
+  return ranged ? range_ignored(rs, start) : rs.status == 206;
+}
+
+FLOE_DECL error memory_get_error(op_spec const& op, http::response const& rs, bool ranged, std::uint64_t start) {
+  if (ranged) return range_error(op, rs, start);
+  return download_refused(op, rs,
+                          "a 206 (Content-Range \"" + std::string(rs.headers.get("Content-Range")) +
+                              "\") answered a GET that asked for no range: a piece is not the object");
+}
+
+FLOE_DECL reply_facts_of_body body_facts(http::response const& rs) {
+  reply_facts_of_body f;
+  f.status = rs.status;
+  f.content_range = rs.headers.get("Content-Range");
+  std::uint64_t n = 0;
+  if (auto cl = rs.headers.get("Content-Length"); parse_u64(cl, n)) f.content_length = n;
+  return f;
+}
+
+FLOE_DECL error download_refused(op_spec const& op, http::response const& rs, std::string why) {
+  error e(errc::malformed_reply, std::move(why));
+  e.diag.http_status = rs.status;
+  e.diag.request_id = std::string(rs.headers.get("x-amz-request-id"));
+  return with_context(std::move(e), op);
+}
+
+FLOE_DECL void after_resumes(error& e, unsigned attempts, unsigned resumes) {
+  e.diag.attempt = attempts;
+  if (!e.diag.message.empty()) e.diag.message += "; ";
+  e.diag.message += "the download was resumed " + std::to_string(resumes) + (resumes == 1 ? " time" : " times");
 }
 
 FLOE_DECL error missing_part_etag(op_spec const& op, http::response const& res, std::size_t number) {
