@@ -38,5 +38,6 @@
 #include <floe/s3/addressing.hpp>
 #include <floe/s3/client.hpp>
 #include <floe/s3/conditional.hpp>
+#include <floe/s3/list_pager.hpp>
 #include <floe/s3/replies.hpp>
 #include <floe/s3/update.hpp>

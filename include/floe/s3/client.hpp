@@ -72,7 +72,9 @@ namespace detail {
 struct op_spec;
 struct op_scratch;
 struct exchange_pool;
+struct list_cursor;
 }
+class list_pager;
 
 class client {
  public:
@@ -258,7 +260,12 @@ class client {
         std::forward<Token>(token));
   }
 
-  /// ListObjectsV2, every page (encoding-type=url, keys decoded).
+  /// ListObjectsV2, every page (encoding-type=url, keys decoded), gathered
+  /// whole in memory. For a listing of any size, s3::list_pager
+  /// (s3/list_pager.hpp) reads it a page at a time. A store whose pages
+  /// would never end (a continuation token seen before, a truncated page
+  /// without a token, list_params::max_empty_pages empty pages in a row)
+  /// fails it with errc::malformed_reply.
   /// As below, with default list_params.
   template <class Token = boost::asio::deferred_t>
     requires(!std::is_convertible_v<Token, list_params>)
@@ -328,6 +335,8 @@ class client {
                                         std::chrono::seconds expires, std::string* warning = nullptr);
 
  private:
+  friend class list_pager;  // start() and do_list_page()
+
   FLOE_DECL client(executor_type ex, client_config cfg, addressing_config addr,
                    std::shared_ptr<credentials::provider> provider);
 
@@ -375,6 +384,8 @@ class client {
   FLOE_DECL boost::asio::awaitable<result<delete_objects_result>> do_delete_objects(std::string const& bucket,
                                                                                     std::vector<std::string>& keys);
   FLOE_DECL boost::asio::awaitable<result<listing>> do_list(std::string const& bucket, list_params const& p);
+  // The next page of a listing read a page at a time (list_pager).
+  FLOE_DECL boost::asio::awaitable<result<list_page>> do_list_page(detail::list_cursor& cur);
   FLOE_DECL boost::asio::awaitable<result<copy_result>> do_copy(copy_params const& p);
   FLOE_DECL boost::asio::awaitable<result<bucket_listing>> do_list_buckets();
   FLOE_DECL boost::asio::awaitable<result<void>> do_bucket(std::string const& bucket, bool create);

@@ -88,6 +88,10 @@ struct list_params {
   unsigned page_size = 1000;
   /// Stop after this many keys in all (0: no limit).
   std::uint64_t max_keys = 0;
+  /// Pages in a row with no entry (each with a new continuation token)
+  /// before the listing fails with errc::malformed_reply (0: 100). A token
+  /// seen before in the same listing fails it at once.
+  unsigned max_empty_pages = 0;
 };
 
 struct listing {
