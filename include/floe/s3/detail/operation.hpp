@@ -68,9 +68,13 @@ inline error invalid(std::string_view operation, std::string const& resource, st
   return e;
 }
 
+// Names the operation and resource an error does not name yet. The HTTP
+// layer names a failed exchange by its request target ("/bkt/k",
+// "/bkt?list-type=2&..."): an S3 error names it as bucket/key instead, the
+// same way in every error (a bucket name never starts with '/').
 inline void add_context(error& e, op_spec const& op) {
   if (e.diag.operation.empty()) e.diag.operation = std::string(op.operation);
-  if (e.diag.resource.empty()) e.diag.resource = op.resource();
+  if (e.diag.resource.empty() || e.diag.resource.front() == '/') e.diag.resource = op.resource();
 }
 
 inline error with_context(error e, op_spec const& op) {
