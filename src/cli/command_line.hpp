@@ -14,6 +14,7 @@
 #include <floe/error.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +31,11 @@ struct global_options {
   bool json = false;
   bool debug = false;          // -v / --verbose / --debug: one line per HTTP attempt
   bool debug_headers = false;  // --debug: and the headers of each (secrets redacted)
+  // Transfer bounds (negative: the library's default; 0: none).
+  std::chrono::milliseconds connect_timeout{-1};
+  std::chrono::milliseconds read_timeout{-1};
+  std::uint64_t low_speed_limit = 0;  // bytes per second; 0: none
+  std::chrono::milliseconds low_speed_time{-1};
 };
 
 struct command_line {

@@ -68,6 +68,10 @@ int main(int argc, char** argv) {
   // big object went from ~0.62 to ~0.85-0.90 of wrk's rate (bench/run).
   // At most one such buffer per connection: peak RSS stays under 16 MiB.
   cfg.http.io_chunk = std::size_t{1} << 20;
+  if (cl.g.connect_timeout.count() >= 0) cfg.http.connect_timeout = cl.g.connect_timeout;
+  if (cl.g.read_timeout.count() >= 0) cfg.http.idle_timeout = cl.g.read_timeout;
+  cfg.http.low_speed_limit = cl.g.low_speed_limit;
+  if (cl.g.low_speed_time.count() >= 0) cfg.http.low_speed_time = cl.g.low_speed_time;
   if (cl.g.debug) {
     // One line per HTTP attempt (S3 and the STS fetches of credentials).
     global_options const* g = &cl.g;

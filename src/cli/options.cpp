@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <string>
 
 namespace floe::cli {
 
@@ -58,13 +61,58 @@ constexpr option_spec debug_option{
     "-v plus each attempt's request and reply headers; Authorization,\nsession tokens, signatures and credentials are "
     "never shown",
     set_debug};
+// SECONDS: a whole or decimal number of seconds (0.5), to the millisecond.
+bool parse_seconds(std::string_view s, std::chrono::milliseconds& out) {
+  auto const dot = s.find('.');
+  std::uint64_t whole = 0, frac = 0;
+  auto const int_part = s.substr(0, dot);
+  if (int_part.empty() || !parse_unsigned(int_part, whole) || whole > 100'000'000) return false;
+  if (dot != std::string_view::npos) {
+    auto f = s.substr(dot + 1);
+    if (f.empty() || f.size() > 3 || !parse_unsigned(f, frac)) return false;
+    for (auto i = f.size(); i < 3; ++i) frac *= 10;
+  }
+  out = std::chrono::milliseconds(static_cast<std::int64_t>(whole * 1000 + frac));
+  return true;
+}
+
+template <std::chrono::milliseconds global_options::*Field>
+result<void> set_seconds(command_line& cl, std::string_view value) {
+  if (!parse_seconds(value, cl.g.*Field)) return usage("expected a number of seconds (e.g. 10 or 2.5), got '" +
+                                                       std::string(value) + "'");
+  return {};
+}
+
+result<void> set_low_speed_limit(command_line& cl, std::string_view value) {
+  if (!parse_unsigned(value, cl.g.low_speed_limit) || cl.g.low_speed_limit == 0)
+    return usage("--low-speed-limit takes a number of bytes per second above 0, got '" + std::string(value) + "'");
+  return {};
+}
+
+constexpr option_spec connect_timeout_option{
+    "connect-timeout", 0, "SECONDS",
+    "resolving, connecting and the TLS handshake together (default 10;\n0: no limit)",
+    set_seconds<&global_options::connect_timeout>};
+constexpr option_spec read_timeout_option{
+    "read-timeout", 0, "SECONDS",
+    "no byte moving for SECONDS, or a reply head not whole after SECONDS,\nfails the attempt (default 30; 0: no limit)",
+    set_seconds<&global_options::read_timeout>};
+constexpr option_spec low_speed_limit_option{
+    "low-speed-limit", 0, "BYTES",
+    "a body moving slower than BYTES per second over --low-speed-time\nfails the attempt (a download resumes); default none",
+    set_low_speed_limit};
+constexpr option_spec low_speed_time_option{
+    "low-speed-time", 0, "SECONDS", "the window of --low-speed-limit (default 30)",
+    set_seconds<&global_options::low_speed_time>};
 constexpr option_spec help_option{"help", 'h', "", "help; floe COMMAND --help for a command",
                                   set_flag<&command_line::help>};
 constexpr option_spec version_option{"version", 0, "", "print the version", set_flag<&command_line::version>};
 
 constexpr option_spec const* globals[] = {
-    &endpoint_url_option, &region_option,  &profile_option, &path_style_option, &ca_bundle_option, &no_verify_ssl_option,
-    &json_option,         &verbose_option, &debug_option,   &help_option,       &version_option,
+    &endpoint_url_option,    &region_option,       &profile_option,         &path_style_option,
+    &ca_bundle_option,       &no_verify_ssl_option, &connect_timeout_option, &read_timeout_option,
+    &low_speed_limit_option, &low_speed_time_option, &json_option,          &verbose_option,
+    &debug_option,           &help_option,         &version_option,
 };
 
 bool is_token_char(char c) {
