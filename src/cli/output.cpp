@@ -15,20 +15,59 @@ namespace {
 
 constexpr char hex_digits[] = "0123456789abcdef";
 
+// The length of the valid UTF-8 sequence at the start of `s` (0: none):
+// shortest form, no surrogates, at most U+10FFFF.
+std::size_t utf8_length(std::string_view s) noexcept {
+  auto const b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  auto const cont = [&](std::size_t i) { return i < s.size() && (b(i) & 0xc0) == 0x80; };
+  unsigned char const c = b(0);
+  if (c >= 0xc2 && c <= 0xdf) return cont(1) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    if (!cont(1) || !cont(2)) return 0;
+    if (c == 0xe0 && b(1) < 0xa0) return 0;   // overlong
+    if (c == 0xed && b(1) >= 0xa0) return 0;  // surrogate
+    return 3;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (!cont(1) || !cont(2) || !cont(3)) return 0;
+    if (c == 0xf0 && b(1) < 0x90) return 0;   // overlong
+    if (c == 0xf4 && b(1) >= 0x90) return 0;  // beyond U+10FFFF
+    return 4;
+  }
+  return 0;
+}
+
+void append_escaped(std::string& out, unsigned char c) {
+  out += "\\x";
+  out += hex_digits[c >> 4];
+  out += hex_digits[c & 15];
+}
+
 }  // namespace
 
 std::string printable(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += hex_digits[c >> 4];
-      out += hex_digits[c & 15];
-    } else {
-      out += ch;
+  for (std::size_t i = 0; i < s.size();) {
+    auto const c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7f) append_escaped(out, c);
+      else out += static_cast<char>(c);
+      ++i;
+      continue;
     }
+    // Text in UTF-8 is kept; the C1 controls (U+0080..U+009F, which a
+    // terminal may obey: U+009B is CSI) and bytes that are not UTF-8 (a
+    // terminal in an 8-bit mode obeys a bare 0x9B too) are escaped.
+    std::size_t const n = utf8_length(s.substr(i));
+    bool const c1 = n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;
+    if (n == 0 || c1) {
+      for (std::size_t j = 0; j < (n == 0 ? 1 : n); ++j) append_escaped(out, static_cast<unsigned char>(s[i + j]));
+      i += n == 0 ? 1 : n;
+      continue;
+    }
+    out.append(s.substr(i, n));
+    i += n;
   }
   return out;
 }

@@ -22,7 +22,9 @@ enum exit_code : int {
   exit_not_found = 4,
 };
 
-/// `s` for a terminal: control characters and DEL as \xNN, the rest as is.
+/// `s` for a terminal: C0 control characters, DEL, the C1 controls
+/// (U+0080..U+009F, as UTF-8) and bytes that are not UTF-8 as \xNN each;
+/// the rest (text in UTF-8) as is.
 std::string printable(std::string_view s);
 
 /// Writes all of `s` to stdout (fd 1). False on a write error (EPIPE...).

@@ -3,6 +3,8 @@
 
 #include "progress.hpp"
 
+#include "output.hpp"
+
 #include <array>
 #include <cstdio>
 #include <unistd.h>
@@ -25,14 +27,15 @@ std::string human_size(std::uint64_t bytes) {
   return buf;
 }
 
+// The label names a key, which the server chose: made printable().
 progress::progress(std::string label, std::uint64_t total, bool allowed)
-    : label_(std::move(label)), total_(total), active_(allowed && total >= threshold && stderr_is_tty()) {
+    : label_(printable(label)), total_(total), active_(allowed && total >= threshold && stderr_is_tty()) {
   start_ = last_ = std::chrono::steady_clock::now();
   if (active_) draw(true);
 }
 
 progress::progress(std::string label, unknown_size_t, bool allowed)
-    : label_(std::move(label)), unknown_(true), allowed_(allowed && stderr_is_tty()) {
+    : label_(printable(label)), unknown_(true), allowed_(allowed && stderr_is_tty()) {
   start_ = last_ = std::chrono::steady_clock::now();
 }
 

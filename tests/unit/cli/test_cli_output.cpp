@@ -259,3 +259,25 @@ TEST_CASE("floe VERB --help names exactly the options the parser accepts for VER
   CHECK(long_options_in(cli::help_text("presign")).count("--method") == 1);
   CHECK(long_options_in(overview.substr(overview.find("floe put "), 200)).count("--if-match") == 1);
 }
+
+TEST_CASE("printable: C0, DEL and C1 controls and bytes that are not UTF-8 as \\xNN; UTF-8 text kept") {
+  CHECK(cli::printable("plain key/x.txt") == "plain key/x.txt");
+  CHECK(cli::printable("tab\there\x1b[2J") == "tab\\x09here\\x1b[2J");
+  CHECK(cli::printable("del\x7f") == "del\\x7f");
+  // U+009B (CSI) and U+0085 (NEL) as UTF-8: C1 controls a terminal may obey.
+  CHECK(cli::printable("a\xc2\x9b" "2Jb") == "a\\xc2\\x9b2Jb");
+  CHECK(cli::printable("\xc2\x85") == "\\xc2\\x85");
+  CHECK(cli::printable("\xc2\x80\xc2\x9f") == "\\xc2\\x80\\xc2\\x9f");
+  // A bare 0x9B (CSI in an 8-bit terminal), a lone continuation byte, a
+  // truncated sequence, an overlong form and a surrogate are not UTF-8.
+  CHECK(cli::printable("x\x9b" "2J") == "x\\x9b2J");
+  CHECK(cli::printable("\x80") == "\\x80");
+  CHECK(cli::printable("\xe2\x82") == "\\xe2\\x82");
+  CHECK(cli::printable("\xc0\xaf") == "\\xc0\\xaf");
+  CHECK(cli::printable("\xed\xa0\x80") == "\\xed\\xa0\\x80");
+  // Text outside ASCII passes: U+00A0 (the first after C1), é, €, a CJK
+  // character and an emoji.
+  CHECK(cli::printable("\xc2\xa0") == "\xc2\xa0");
+  CHECK(cli::printable("caf\xc3\xa9 \xe2\x82\xac \xe4\xb8\xad \xf0\x9f\x98\x80") ==
+        "caf\xc3\xa9 \xe2\x82\xac \xe4\xb8\xad \xf0\x9f\x98\x80");
+}
