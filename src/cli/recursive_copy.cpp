@@ -6,7 +6,7 @@
 #include "json_writer.hpp"
 #include "output.hpp"
 #include "run_parallel.hpp"
-#include "list_all.hpp"
+#include "list_pages.hpp"
 #include "s3_uri.hpp"
 #include "transfer.hpp"
 
@@ -60,31 +60,54 @@ std::string not_regular_reason(fs::file_status own, fs::file_status target) {
 }
 
 // The --json document of a recursive copy, the same in every direction.
-std::string recursive_summary(std::string_view src, std::string_view dst, std::vector<transfer_record> const& jobs,
-                              std::vector<std::pair<std::string, std::string>> const& skipped,
-                              std::vector<error> const& errors, int rc) {
-  json_writer w;
-  w.begin_object().field("source", src).field("destination", dst);
-  std::uint64_t copied = 0, bytes = 0;
-  w.key("objects").begin_array();
-  for (auto const& j : jobs) {
-    if (!j.ok) continue;
-    ++copied;
-    bytes += j.size;
-    w.begin_object().field("source", j.source).field("destination", j.destination).field("size", j.size);
-    w.field("etag", j.etag).end_object();
+// Its "objects" go out as they are copied (a page of keys at a time), so
+// that a copy of any number of keys holds none of them at the end; what
+// failed or was skipped (few) comes after them.
+class summary_doc {
+ public:
+  summary_doc(std::string_view src, std::string_view dst) : src_(src), dst_(dst) {}
+
+  // Writes out the copies of `jobs` that succeeded.
+  bool add(std::vector<transfer_record> const& jobs) {
+    begin();
+    for (auto const& j : jobs) {
+      if (!j.ok) continue;
+      ++copied_;
+      bytes_ += j.size;
+      w_.begin_object().field("source", j.source).field("destination", j.destination).field("size", j.size);
+      w_.field("etag", j.etag).end_object();
+    }
+    return write_stdout(w_.take());
   }
-  w.end_array();
-  w.key("skipped").begin_array();
-  for (auto const& [path, reason] : skipped) w.begin_object().field("path", path).field("reason", reason).end_object();
-  w.end_array();
-  w.key("errors").begin_array();
-  for (auto const& e : errors) write_error_fields(w, e);
-  w.end_array();
-  w.field("copied", copied).field("failed", errors.size()).field("bytes", bytes).field("exit_code", rc);
-  w.end_object();
-  return w.line();
-}
+
+  bool finish(std::vector<std::pair<std::string, std::string>> const& skipped, std::vector<error> const& errors,
+              int rc) {
+    begin();
+    w_.end_array();
+    w_.key("skipped").begin_array();
+    for (auto const& [path, reason] : skipped)
+      w_.begin_object().field("path", path).field("reason", reason).end_object();
+    w_.end_array();
+    w_.key("errors").begin_array();
+    for (auto const& e : errors) write_error_fields(w_, e);
+    w_.end_array();
+    w_.field("copied", copied_).field("failed", errors.size()).field("bytes", bytes_).field("exit_code", rc);
+    w_.end_object();
+    return write_stdout(w_.take() + "\n");
+  }
+
+ private:
+  void begin() {
+    if (begun_) return;
+    begun_ = true;
+    w_.begin_object().field("source", src_).field("destination", dst_).key("objects").begin_array();
+  }
+
+  std::string_view src_, dst_;
+  json_writer w_;
+  bool begun_ = false;
+  std::uint64_t copied_ = 0, bytes_ = 0;
+};
 
 }  // namespace
 
@@ -96,6 +119,7 @@ awaitable<int> recursive_copy(context& x) {
   std::vector<std::pair<std::string, std::string>> skipped;  // (path, reason)
   std::vector<error> errors;
   x.errors = &errors;
+  summary_doc doc(src, dst);
   std::string sbucket, dbucket;
   int rc = exit_ok;
   if (s3_src) {
@@ -112,31 +136,11 @@ awaitable<int> recursive_copy(context& x) {
     } else if (dst == "-") {
       co_return usage_error(x, "--recursive cannot write to stdout");
     }
-    std::string const no_delimiter;
-    auto listed = co_await list_all(x, sbucket, prefix, no_delimiter);
-    if (!listed) co_return fail(x, listed.error(), "ListObjectsV2", resource_of(sbucket, prefix));
-    for (auto const& o : listed->objects) {
-      std::string_view rel = std::string_view(o.key).substr(prefix.size());
-      if (!rel.empty() && rel.back() == '/' && o.size == 0) continue;  // a "directory" marker
-      transfer_record job;
-      job.source = o.key;
-      job.size = o.size;
-      if (s3_dst) {
-        if (rel.empty()) continue;
-        job.destination = dprefix + std::string(rel);
-        jobs.push_back(std::move(job));
-        continue;
-      }
-      auto safe = safe_relative(rel);
-      if (!safe) {
-        error e(errc::invalid_argument, "refusing key '" + printable(o.key) +
-                                            "': as a file name it would leave the destination directory");
-        rc = worse(rc, fail(x, e, "GetObject", resource_of(sbucket, o.key)));
-        continue;
-      }
-      job.destination = (fs::path(dst) / *safe).string();
-      jobs.push_back(std::move(job));
-    }
+    // A page of keys at a time: its objects are copied (several at once)
+    // before the next page is asked for, so the copy starts with the first
+    // page and holds one page whatever the number of keys.
+    list_pages pages(x, sbucket, prefix, "");
+    s3::list_page page;
     auto fn = [&](std::size_t i) -> awaitable<int> {
       auto& job = jobs[i];
       if (s3_dst) co_return co_await copy_one(x, sbucket, job.source, dbucket, job.destination, &job);
@@ -148,11 +152,46 @@ awaitable<int> recursive_copy(context& x) {
       }
       co_return co_await download_one(x, sbucket, job.source, job.destination, true, &job);
     };
-    rc = worse(rc, co_await run_parallel(jobs.size(), x.cl.concurrency, fn));
-    // The document names objects as URIs on the S3 side.
-    for (auto& job : jobs) {
-      job.source = uri_of(sbucket, job.source);
-      if (s3_dst) job.destination = uri_of(dbucket, job.destination);
+    for (;;) {
+      auto more = co_await pages.next(page);
+      if (!more) {
+        rc = worse(rc, fail(x, more.error(), "ListObjectsV2", resource_of(sbucket, prefix)));
+        break;
+      }
+      if (!*more) break;
+      jobs.clear();
+      for (auto const& o : page.objects) {
+        // list_pages keeps only keys under the prefix.
+        std::string_view rel = std::string_view(o.key).substr(prefix.size());
+        if (!rel.empty() && rel.back() == '/' && o.size == 0) continue;  // a "directory" marker
+        transfer_record job;
+        job.source = o.key;
+        job.size = o.size;
+        if (s3_dst) {
+          if (rel.empty()) continue;
+          job.destination = dprefix + std::string(rel);
+          jobs.push_back(std::move(job));
+          continue;
+        }
+        auto safe = safe_relative(rel);
+        if (!safe) {
+          error e(errc::invalid_argument, "refusing key '" + printable(o.key) +
+                                              "': as a file name it would leave the destination directory");
+          rc = worse(rc, fail(x, e, "GetObject", resource_of(sbucket, o.key)));
+          continue;
+        }
+        job.destination = (fs::path(dst) / *safe).string();
+        jobs.push_back(std::move(job));
+      }
+      rc = worse(rc, co_await run_parallel(jobs.size(), x.cl.concurrency, fn));
+      if (x.g.json) {
+        // The document names objects as URIs on the S3 side.
+        for (auto& job : jobs) {
+          job.source = uri_of(sbucket, job.source);
+          if (s3_dst) job.destination = uri_of(dbucket, job.destination);
+        }
+        doc.add(jobs);
+      }
     }
   } else {
     // Local directory to an S3 prefix. Only regular files (and links to
@@ -198,9 +237,10 @@ awaitable<int> recursive_copy(context& x) {
     };
     rc = co_await run_parallel(jobs.size(), x.cl.concurrency, fn);
     for (auto& job : jobs) job.destination = uri_of(dbucket, job.destination);
+    if (x.g.json) doc.add(jobs);
   }
   x.errors = nullptr;
-  if (x.g.json) write_stdout(recursive_summary(src, dst, jobs, skipped, errors, rc));
+  if (x.g.json) doc.finish(skipped, errors, rc);
   co_return rc;
 }
 

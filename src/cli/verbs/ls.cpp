@@ -2,13 +2,15 @@
 
 #include "../context.hpp"
 #include "../json_writer.hpp"
-#include "../list_all.hpp"
+#include "../list_pages.hpp"
 #include "../op_trace.hpp"
 #include "../output.hpp"
 #include "../s3_uri.hpp"
 #include "../verbs.hpp"
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace floe::cli {
 
@@ -50,34 +52,44 @@ awaitable<int> cmd_ls(context& x) {
   if (x.cl.args.empty() || (x.cl.args[0].size() == 5 && is_s3_uri(x.cl.args[0]))) co_return co_await cmd_ls_buckets(x);
   auto u = parse_s3_uri(x.cl.args[0]);
   if (!u) co_return usage_error(x, u.error().diag.message);
-  std::string const delimiter = x.cl.recursive ? "" : "/";
-  auto r = co_await list_all(x, u->bucket, u->key, delimiter);
-  if (!r) co_return fail(x, r.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
-  std::string out;
-  if (x.g.json) {
-    json_writer w;
-    w.begin_object().field("bucket", u->bucket).field("prefix", u->key);
-    w.key("objects").begin_array();
-    for (auto const& o : r->objects) {
-      w.begin_object().field("key", o.key).field("size", o.size).field("etag", o.etag);
-      w.field("last_modified", o.last_modified).field("storage_class", o.storage_class).end_object();
+  // Printed a page at a time, as the pages arrive: a listing is never held
+  // whole. --json streams its objects; the prefixes (one per "directory")
+  // follow them.
+  list_pages pages(x, u->bucket, u->key, x.cl.recursive ? "" : "/");
+  s3::list_page page;
+  json_writer w;
+  std::vector<std::string> held_prefixes;
+  if (x.g.json) w.begin_object().field("bucket", u->bucket).field("prefix", u->key).key("objects").begin_array();
+  for (;;) {
+    auto more = co_await pages.next(page);
+    if (!more) co_return fail(x, more.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
+    if (!*more) break;
+    std::string out;
+    if (x.g.json) {
+      for (auto& p : page.common_prefixes) held_prefixes.push_back(std::move(p));
+      for (auto const& o : page.objects) {
+        w.begin_object().field("key", o.key).field("size", o.size).field("etag", o.etag);
+        w.field("last_modified", o.last_modified).field("storage_class", o.storage_class).end_object();
+      }
+      out = w.take();
+    } else {
+      for (auto const& p : page.common_prefixes) out += std::string(34, ' ') + "PRE " + printable(p) + "\n";
+      for (auto const& o : page.objects) {
+        char size[32];
+        std::snprintf(size, sizeof size, "%12llu", static_cast<unsigned long long>(o.size));
+        std::string lm = o.last_modified;
+        lm.resize(24, ' ');
+        out += lm + " " + size + " " + printable(o.key) + "\n";
+      }
     }
-    w.end_array();
-    w.key("prefixes").begin_array();
-    for (auto const& p : r->common_prefixes) w.value(p);
-    w.end_array().end_object();
-    out = w.line();
-  } else {
-    for (auto const& p : r->common_prefixes) out += std::string(34, ' ') + "PRE " + printable(p) + "\n";
-    for (auto const& o : r->objects) {
-      char size[32];
-      std::snprintf(size, sizeof size, "%12llu", static_cast<unsigned long long>(o.size));
-      std::string lm = o.last_modified;
-      lm.resize(24, ' ');
-      out += lm + " " + size + " " + printable(o.key) + "\n";
-    }
+    if (!write_stdout(out)) co_return exit_error;
   }
-  if (!write_stdout(out)) co_return exit_error;
+  if (x.g.json) {
+    w.end_array().key("prefixes").begin_array();
+    for (auto const& p : held_prefixes) w.value(p);
+    w.end_array().end_object();
+    if (!write_stdout(w.take() + "\n")) co_return exit_error;
+  }
   co_return exit_ok;
 }
 

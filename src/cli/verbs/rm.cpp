@@ -4,7 +4,7 @@
 #include "../conditional_write.hpp"
 #include "../context.hpp"
 #include "../json_writer.hpp"
-#include "../list_all.hpp"
+#include "../list_pages.hpp"
 #include "../op_trace.hpp"
 #include "../output.hpp"
 #include "../s3_uri.hpp"
@@ -48,49 +48,77 @@ awaitable<int> cmd_rm(context& x) {
     co_return exit_ok;
   }
   if (!x.cl.if_match.empty()) co_return usage_error(x, "--if-match applies to one object, not --recursive");
+  // A page at a time: each page's keys go in one DeleteObjects (a page
+  // holds at most 1000) and are printed before the next page is asked for.
+  // --json streams "deleted"; "errors" and "not_done" (few) follow.
   std::string const prefix = dir_prefix(u->key);
-  std::string const no_delimiter;
-  auto listed = co_await list_all(x, u->bucket, prefix, no_delimiter);
-  if (!listed) co_return fail(x, listed.error(), "ListObjectsV2", resource_of(u->bucket, prefix));
-  std::vector<std::string> keys;
-  keys.reserve(listed->objects.size());
-  for (auto const& o : listed->objects) keys.push_back(o.key);
-  s3::delete_objects_result res;
-  if (!keys.empty()) {
+  list_pages pages(x, u->bucket, prefix, "");
+  s3::list_page page;
+  std::vector<s3::delete_failure> failures;
+  std::vector<std::string> not_done;
+  json_writer w;
+  bool begun = false;  // --json: the document was started on stdout
+  int rc = exit_ok;
+  for (;;) {
+    auto more = co_await pages.next(page);
+    if (!more) {
+      rc = fail(x, more.error(), "ListObjectsV2", resource_of(u->bucket, prefix));
+      break;
+    }
+    if (!*more) break;
+    if (page.objects.empty()) continue;
+    std::vector<std::string> keys;
+    keys.reserve(page.objects.size());
+    for (auto& o : page.objects) keys.push_back(std::move(o.key));
     op_trace trace(x, "DeleteObjects", "POST", u->bucket, std::nullopt);
     auto r = co_await x.c.async_delete_objects(u->bucket, keys);
     trace.done(r);
-    if (!r) co_return fail(x, r.error(), "DeleteObjects", resource_of(u->bucket, prefix));
-    res = std::move(*r);
+    if (!r) {
+      // The batch failed whole: its keys are the ones not done.
+      rc = fail(x, r.error(), "DeleteObjects", resource_of(u->bucket, prefix));
+      for (auto& k : keys) not_done.push_back(std::move(k));
+      break;
+    }
+    for (auto const& f : r->errors) {
+      error e(errc::service_error);
+      e.diag.code = f.code;
+      e.diag.message = f.message;
+      report_error(x.g, e, "DeleteObjects", resource_of(u->bucket, f.key));
+    }
+    std::string out;
+    if (x.g.json) {
+      if (!begun) w.begin_object().key("deleted").begin_array();
+      begun = true;
+      for (auto const& k : r->deleted) w.value(k);
+      out = w.take();
+    } else {
+      for (auto const& k : r->deleted) out += "delete: " + printable(uri_of(u->bucket, k)) + "\n";
+    }
+    write_stdout(out);
+    for (auto& f : r->errors) failures.push_back(std::move(f));
+    // A batch failed after others ran: the keys deleted so far are printed,
+    // the error that stopped it is reported and decides the exit code.
+    if (!r->complete()) {
+      rc = fail(x, r->failure, "DeleteObjects", resource_of(u->bucket, prefix));
+      for (auto& k : r->not_done) not_done.push_back(std::move(k));
+      break;
+    }
   }
-  for (auto const& f : res.errors) {
-    error e(errc::service_error);
-    e.diag.code = f.code;
-    e.diag.message = f.message;
-    report_error(x.g, e, "DeleteObjects", resource_of(u->bucket, f.key));
-  }
-  // A batch failed after others ran: the keys deleted so far are printed
-  // below, the error that stopped it is reported and decides the exit code.
-  int const stopped = res.complete() ? exit_ok : fail(x, res.failure, "DeleteObjects", resource_of(u->bucket, prefix));
-  if (x.g.json) {
-    json_writer w;
-    w.begin_object().key("deleted").begin_array();
-    for (auto const& k : res.deleted) w.value(k);
+  // As when the listing was whole: a command that failed before deleting
+  // anything prints no document, only its error.
+  if (x.g.json && (begun || rc == exit_ok)) {
+    if (!begun) w.begin_object().key("deleted").begin_array();
     w.end_array().key("errors").begin_array();
-    for (auto const& f : res.errors)
+    for (auto const& f : failures)
       w.begin_object().field("key", f.key).field("code", f.code).field("message", f.message).end_object();
     // Keys a failed batch left: in the failed request or never sent.
     w.end_array().key("not_done").begin_array();
-    for (auto const& k : res.not_done) w.value(k);
+    for (auto const& k : not_done) w.value(k);
     w.end_array().end_object();
-    write_stdout(w.line());
-  } else {
-    std::string s;
-    for (auto const& k : res.deleted) s += "delete: " + printable(uri_of(u->bucket, k)) + "\n";
-    write_stdout(s);
+    write_stdout(w.take() + "\n");
   }
-  if (stopped != exit_ok) co_return stopped;
-  co_return res.errors.empty() ? exit_ok : exit_error;
+  if (rc != exit_ok) co_return rc;
+  co_return failures.empty() ? exit_ok : exit_error;
 }
 
 constexpr option_spec recursive{"recursive", 'r', "", "delete every key under the prefix",
