@@ -2,7 +2,10 @@
 
 #include "context.hpp"
 
+#include "interrupt.hpp"
 #include "output.hpp"
+
+#include <boost/asio/error.hpp>
 
 #include <cstring>
 
@@ -14,6 +17,9 @@ int usage_error(context& x, std::string_view message) {
 }
 
 int fail(context& x, error e, std::string_view operation, std::string_view resource) {
+  // After a SIGINT or SIGTERM, what it cancelled is no news: the process
+  // says it was interrupted, once, and exits 128 + the signal.
+  if (interrupted() != 0 && e.code == boost::asio::error::operation_aborted) return exit_error;
   report_error(x.g, e, operation, resource);
   int const rc = exit_code_for(e);
   if (x.errors != nullptr) {

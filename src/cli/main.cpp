@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "help.hpp"
+#include "interrupt.hpp"
 #include "output.hpp"
 #include "parse.hpp"
 #include "request_log.hpp"
@@ -10,6 +11,8 @@
 
 #include <floe/s3/client.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 
@@ -85,8 +88,13 @@ int main(int argc, char** argv) {
     return client.error().code == floe::errc::invalid_argument ? exit_usage : exit_error;
   }
 
+  // SIGINT and SIGTERM cancel the command (interrupt.hpp).
+  boost::asio::cancellation_signal cancel;
+  interrupt_watch watch(io, cancel);
   int rc = exit_error;
-  boost::asio::co_spawn(io, run_command(**client, cl), [&rc, &cl](std::exception_ptr e, int code) {
+  auto finished = [&rc, &cl, &watch](std::exception_ptr e, int code) {
+    watch.done();
+    if (interrupted() != 0) return;  // a cancelled command may end by a throw: the exit code says it
     if (e) {
       try {
         std::rethrow_exception(e);
@@ -101,8 +109,12 @@ int main(int argc, char** argv) {
       return;
     }
     rc = code;
-  });
+  };
+  boost::asio::co_spawn(io, run_command(**client, cl), boost::asio::bind_cancellation_slot(cancel.slot(), finished));
+  // Returns when the command and what it left running (the abort of a
+  // cancelled upload) are done.
   io.run();
   std::fflush(stdout);
+  if (int const sig = interrupted()) return 128 + sig;
   return rc;
 }

@@ -6,6 +6,7 @@
 #include "json_writer.hpp"
 #include "output.hpp"
 #include "run_parallel.hpp"
+#include "interrupt.hpp"
 #include "list_pages.hpp"
 #include "s3_uri.hpp"
 #include "transfer.hpp"
@@ -184,6 +185,7 @@ awaitable<int> recursive_copy(context& x) {
         jobs.push_back(std::move(job));
       }
       rc = worse(rc, co_await run_parallel(jobs.size(), x.cl.concurrency, fn));
+      if (interrupted()) break;
       if (x.g.json) {
         // The document names objects as URIs on the S3 side.
         for (auto& job : jobs) {

@@ -2,6 +2,7 @@
 // Many objects at once: fn(0..n-1) with a bounded number in flight, and the
 // exit code of the whole.
 
+#include "interrupt.hpp"
 #include "output.hpp"
 
 #include <boost/asio/awaitable.hpp>
@@ -27,6 +28,9 @@ inline int worse(int a, int b) {
 
 /// Runs fn(0..n-1), each an awaitable<int> exit code, with at most `conc`
 /// in flight; completes when all are done, with the worse of their codes.
+/// A SIGINT or SIGTERM (interrupt.hpp) cancels those in flight and starts
+/// no more; this still waits for every one to unwind (they use the
+/// caller's objects).
 template <class Fn>
 boost::asio::awaitable<int> run_parallel(std::size_t n, unsigned conc, Fn& fn) {
   namespace asio = boost::asio;
@@ -42,22 +46,28 @@ boost::asio::awaitable<int> run_parallel(std::size_t n, unsigned conc, Fn& fn) {
   std::size_t const workers = std::min<std::size_t>(conc, n);
   st->live = workers;
   for (std::size_t w = 0; w < workers; ++w) {
-    asio::co_spawn(
-        ex,
-        [st, n, &fn]() -> asio::awaitable<void> {
-          while (st->next < n) {
-            std::size_t const i = st->next++;
-            int rc = co_await fn(i);
-            st->worst = worse(st->worst, rc);
-          }
-          if (--st->live == 0) st->done.cancel();
-        },
-        asio::detached);
+    spawn_interruptible(ex, [st, n, &fn]() -> asio::awaitable<void> {
+      while (st->next < n && interrupted() == 0) {
+        std::size_t const i = st->next++;
+        int rc = exit_error;
+        try {
+          rc = co_await fn(i);
+        } catch (...) {  // cancelled at a co_await (a signal), or out of memory
+        }
+        st->worst = worse(st->worst, rc);
+      }
+      if (--st->live == 0) st->done.cancel();
+    });
   }
-  if (st->live > 0) {
+  // A cancellation of this coroutine (a signal) must not end the wait while
+  // workers still run: waits are neither thrown out of nor ended early.
+  bool const throwing = co_await asio::this_coro::throw_if_cancelled();
+  co_await asio::this_coro::throw_if_cancelled(false);
+  while (st->live > 0) {
     boost::system::error_code ec;
     co_await st->done.async_wait(asio::redirect_error(asio::use_awaitable, ec));
   }
+  co_await asio::this_coro::throw_if_cancelled(throwing);
   co_return st->worst;
 }
 

@@ -2,6 +2,8 @@
 
 #include "temp_file.hpp"
 
+#include "interrupt.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +15,7 @@ namespace floe::cli {
 temp_file::~temp_file() {
   if (fd >= 0) ::close(fd);
   if (!keep && !path.empty()) ::unlink(path.c_str());
+  if (!path.empty()) forget_temp(path);
 }
 
 result<void> make_temp(temp_file& t, std::string const& near) {
@@ -23,6 +26,7 @@ result<void> make_temp(temp_file& t, std::string const& near) {
   if (fd < 0) return error(errc::invalid_argument, "cannot create a temporary file " + tmpl + ": " + std::strerror(errno));
   t.fd = fd;
   t.path = buf.data();
+  remember_temp(t.path);  // a second Ctrl-C removes it too
   return {};
 }
 

@@ -7,7 +7,8 @@
 
 namespace floe::cli {
 
-/// Closed, and removed unless `keep`, on destruction.
+/// Closed, and removed unless `keep`, on destruction. Known to the signal
+/// handling (interrupt.hpp) from make_temp on: `path` must not change.
 struct temp_file {
   std::string path;
   int fd = -1;
