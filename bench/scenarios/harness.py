@@ -26,6 +26,7 @@ import threading
 import time
 import urllib.request
 
+import list_memory
 import static_binary
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -125,7 +126,8 @@ def parse_bytes(text):
 
 # Every scenario in the order of a full run; the rounded ones run once per
 # round (every tool in turn), the others once.
-SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "heal", "static", "ledger")
+SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "list-memory", "heal", "static",
+             "ledger")
 ROUNDED = ("sign", "get", "put", "big-get", "big-put")
 
 
@@ -693,7 +695,7 @@ class Harness:
     def steps(self):
         return {"sign": self.signing, "get": lambda: self.small("GET"), "put": lambda: self.small("PUT"),
                 "big-get": self.big_get, "big-put": self.big_put, "first-byte": self.first_byte,
-                "memory": self.memory, "heal": self.healing,
+                "memory": self.memory, "list-memory": lambda: list_memory.scenario(self), "heal": self.healing,
                 "static": lambda: static_binary.scenario(self, first_byte_ms, AK, SK),
                 "ledger": self.ledger}
 

@@ -9,6 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import list_memory  # noqa: E402
 import static_binary  # noqa: E402
 
 FLOE_LIB = "floe (s3::client)"
@@ -189,6 +190,12 @@ def targets(r):
            if t.startswith("floe ") and t != FLOE_LIB and "peak_rss_mib" in f and not t.startswith("floe http")]
     m = max(rss) if rss else None
     check("CLI peak RSS ≤ 16 MiB (every CLI row)", m, m is not None and m <= 16, f"max {m:.1f} MiB" if m else "")
+    lst = s.get(list_memory.SCENARIO)
+    if lst:
+        g, top = list_memory.growth(lst)
+        ok = g is not None and top <= 16 and g <= 2
+        check("streamed listing: ls --recursive of 1,000,000 keys ≤ 16 MiB, flat (≤ 2 MiB over 1,000 keys)", top, ok,
+              f"{top:.1f} MiB, {g:+.1f} MiB" if g is not None else "")
     mem = s.get("floe CLI peak RSS by object size")
     if mem:
         g, p = memory_growth(mem)
