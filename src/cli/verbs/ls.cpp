@@ -59,10 +59,24 @@ awaitable<int> cmd_ls(context& x) {
   s3::list_page page;
   json_writer w;
   std::vector<std::string> held_prefixes;
+  bool begun = false;  // --json: part of the document is on stdout
+  auto end_document = [&] {
+    w.end_array().key("prefixes").begin_array();
+    for (auto const& p : held_prefixes) w.value(p);
+    w.end_array().end_object();
+    return write_stdout(w.take() + "\n");
+  };
   if (x.g.json) w.begin_object().field("bucket", u->bucket).field("prefix", u->key).key("objects").begin_array();
   for (;;) {
     auto more = co_await pages.next(page);
-    if (!more) co_return fail(x, more.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
+    if (!more) {
+      // A listing that fails after pages were printed still leaves a whole
+      // document on stdout (what was listed); the error and the exit code
+      // say it is not all. Before that, as ever, nothing but the error.
+      int const rc = fail(x, more.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
+      if (begun) end_document();
+      co_return rc;
+    }
     if (!*more) break;
     std::string out;
     if (x.g.json) {
@@ -72,6 +86,7 @@ awaitable<int> cmd_ls(context& x) {
         w.field("last_modified", o.last_modified).field("storage_class", o.storage_class).end_object();
       }
       out = w.take();
+      begun = true;
     } else {
       for (auto const& p : page.common_prefixes) out += std::string(34, ' ') + "PRE " + printable(p) + "\n";
       for (auto const& o : page.objects) {
@@ -84,12 +99,7 @@ awaitable<int> cmd_ls(context& x) {
     }
     if (!write_stdout(out)) co_return exit_error;
   }
-  if (x.g.json) {
-    w.end_array().key("prefixes").begin_array();
-    for (auto const& p : held_prefixes) w.value(p);
-    w.end_array().end_object();
-    if (!write_stdout(w.take() + "\n")) co_return exit_error;
-  }
+  if (x.g.json && !end_document()) co_return exit_error;
   co_return exit_ok;
 }
 

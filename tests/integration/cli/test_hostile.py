@@ -10,6 +10,7 @@ final error line says.
 Needs no external server. Prints "floe-cases: N passed, M failed".
 """
 import hashlib
+import json
 import os
 import re
 import socket
@@ -158,6 +159,14 @@ class Listings(unittest.TestCase):
                 self.assertEqual(r.returncode, 1, r.stderr)
                 self.assertIn("continuation token seen before in this listing", r.stderr.decode())
             self.assertLessEqual(s3.count("GET"), 6)
+            # --json: the pages printed before the loop was seen still make
+            # one whole document; the exit code and stderr say it is not all.
+            j = floe(s3, "--json", "ls", "--recursive", "s3://b/p/", timeout=60)
+            self.assertEqual(j.returncode, 1, j.stderr)
+            doc = json.loads(j.stdout)
+            self.assertEqual([o["key"] for o in doc["objects"]],
+                             [f"p/{t}-{i}" for t in ("A", "B") for i in range(3)])
+            self.assertIn("continuation token seen before", json.loads(j.stderr)["error"]["message"])
 
     def test_empty_pages_with_new_tokens_end_after_a_bound(self):
         def script(conn, req):
