@@ -9,14 +9,17 @@
 // second signal, or the grace running out, exits at once, removing the
 // temporary files still registered first.
 //
-// Everything here runs on the io_context's thread but the two last-resort
-// handlers, which only unlink registered paths and _exit.
+// The signal handler itself only records the signal (interrupted() says it
+// at once, so that code about to act on input cut short by the same Ctrl-C,
+// such as stdin's end, can tell) and wakes the loop through a pipe; the
+// cancelling runs on the io_context's thread. A second signal's handler
+// and the grace's only unlink registered paths and _exit.
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/signal_set.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 
 #include <chrono>
 #include <functional>
@@ -24,7 +27,8 @@
 
 namespace floe::cli {
 
-/// The signal that interrupted the command (SIGINT, SIGTERM), or 0.
+/// The signal that interrupted the command (SIGINT, SIGTERM), or 0: set
+/// by the signal handler, before the loop has cancelled anything.
 int interrupted() noexcept;
 
 /// Registers a temporary file's path, which a second signal (or the grace
@@ -54,9 +58,11 @@ class interrupt_watch {
   void done();
 
  private:
+  void wait();
   void on_signal(int sig);
 
-  boost::asio::signal_set signals_;
+  boost::asio::posix::stream_descriptor wake_;  // the read end of the handler's pipe
+  char byte_ = 0;
   boost::asio::cancellation_signal& command_;
   std::chrono::seconds grace_;
 };

@@ -4,6 +4,7 @@
 #include "transfer.hpp"
 
 #include "conditional_write.hpp"
+#include "interrupt.hpp"
 #include "json_writer.hpp"
 #include "op_trace.hpp"
 #include "output.hpp"
@@ -13,6 +14,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -21,6 +23,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <memory>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +33,43 @@ namespace asio = boost::asio;
 using asio::awaitable;
 
 namespace {
+
+// Reads stdin, which may be a pipe or a terminal that stays silent for as
+// long as it likes. A blocking read would keep the loop from ever acting on
+// a SIGINT or SIGTERM (interrupt.hpp): so stdin is polled, and while it has
+// nothing to give, and every 64 reads while it keeps giving, the loop gets
+// to run its handlers. After a signal: -1 with errno ECANCELED, also when
+// stdin then ended (the Ctrl-C that stopped floe's writer too: what came
+// is not all of it); else what read(2) gives.
+class stdin_reader {
+ public:
+  awaitable<ssize_t> read(char* buf, std::size_t size) {
+    for (;;) {
+      if (++reads_ % 64 == 0 && !co_await let_loop_run()) co_return cancelled();
+      pollfd p{0, POLLIN, 0};
+      int const ready = ::poll(&p, 1, 100);
+      if (ready > 0 || (ready < 0 && errno != EINTR)) {
+        auto const n = ::read(0, buf, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (interrupted() != 0) co_return cancelled();
+        co_return n;
+      }
+      if (!co_await let_loop_run()) co_return cancelled();
+    }
+  }
+
+ private:
+  static awaitable<bool> let_loop_run() {
+    co_await asio::post(co_await asio::this_coro::executor, asio::use_awaitable);
+    co_return interrupted() == 0;
+  }
+  static ssize_t cancelled() {
+    errno = ECANCELED;
+    return -1;
+  }
+
+  unsigned reads_ = 0;
+};
 
 // While an upload runs, redraws its bar every 100 ms: time shows passing
 // while no bytes are reported (before the first, or waiting for the reply).
@@ -107,9 +147,10 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     constexpr std::size_t in_memory = 16u << 20;
     char buf[64 * 1024];
     bool eof = false;
+    stdin_reader in;
     while (memory.size() < in_memory) {
-      auto n = ::read(0, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
+      auto n = co_await in.read(buf, sizeof buf);
+      if (n < 0 && interrupted() != 0) co_return exit_error;  // the exit code says it
       if (n < 0) co_return fail(x, system_error_of(errno, "reading stdin"), "PutObject", resource);
       if (n == 0) {
         eof = true;
@@ -132,8 +173,8 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
           if (w < 0) co_return fail(x, system_error_of(errno, "spooling stdin to " + spool.path), "PutObject", resource);
           pending.remove_prefix(static_cast<std::size_t>(w));
         }
-        auto n = ::read(0, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
+        auto n = co_await in.read(buf, sizeof buf);
+        if (n < 0 && interrupted() != 0) co_return exit_error;
         if (n < 0) co_return fail(x, system_error_of(errno, "reading stdin"), "PutObject", resource);
         if (n == 0) break;
         pending = std::string_view(buf, static_cast<std::size_t>(n));

@@ -11,18 +11,23 @@ Checks: a multipart upload interrupted by SIGINT is aborted on the store
 interrupted by SIGTERM leaves no temporary file and the destination as it
 was, exit 143; the same for a recursive download of several objects at
 once; a second signal exits at once while the abort is still held; with
-the abort held and no second signal, floe still exits within its grace.
+the abort held and no second signal, floe still exits within its grace;
+a signal while floe waits on a silent stdin, or spools a large one, ends
+it with nothing uploaded and no spool left.
 
 Needs FLOE_TEST_PROXY_ENDPOINT, FLOE_TEST_PROXY_CONTROL and
 FLOE_TEST_MOTO_ENDPOINT (scripts/test exports them). Prints
 "floe-cases: N passed, M failed".
 """
+import fcntl
 import json
 import os
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import time
 import unittest
 import urllib.request
@@ -92,8 +97,16 @@ class Signals(unittest.TestCase):
     def run_floe(cls, args):
         return subprocess.run(cls.argv(args), capture_output=True, env=cls.env(), timeout=300)
 
-    def start(self, args):
-        return subprocess.Popen(self.argv(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env())
+    def start(self, args, stdin=None, tmpdir=None):
+        e = self.env()
+        if tmpdir:
+            e["TMPDIR"] = tmpdir
+        return subprocess.Popen(self.argv(args), stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e)
+
+    @staticmethod
+    def unread(pipe):
+        """Bytes written to `pipe` that its reader has not taken yet."""
+        return struct.unpack("i", fcntl.ioctl(pipe.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
 
     def rule(self, match, action):
         match = dict(match, path=f"/{self.bucket}/" + match.get("path", ""))
@@ -128,7 +141,8 @@ class Signals(unittest.TestCase):
             held = self.rule({"method": "PUT", "query": "partNumber=", "path": "up/big"}, {"type": "hold"})
             p = self.start(["cp", "--no-progress", src, f"s3://{self.bucket}/up/big"])
             wait_for("a part upload held by the proxy", lambda: self.state(held)["held"] >= 1)
-            self.assertEqual(len(self.uploads()), 1)  # the upload the signal must abort
+            ups = self.uploads()
+            self.assertEqual([u["Key"] for u in ups], ["up/big"], ups)  # the upload the signal must abort
             t0 = time.monotonic()
             p.send_signal(signal.SIGINT)
             rc, err = self.finish(p)
@@ -184,6 +198,39 @@ class Signals(unittest.TestCase):
             self.assertEqual(rc, 130, err)
             self.assertLess(time.monotonic() - t0, 10)
             self.assertEqual(os.listdir(out), [])  # no temporary file, no partial object
+
+    def test_sigterm_while_stdin_stays_silent(self):
+        # stdin is a pipe whose writer neither writes nor closes: floe waits
+        # on it, and the signal must still end it, with nothing uploaded.
+        p = self.start(["cp", "-", f"s3://{self.bucket}/stdin/quiet"], stdin=subprocess.PIPE)
+        p.stdin.write(b"x" * 1000)
+        p.stdin.flush()
+        wait_for("floe to take what was written", lambda: self.unread(p.stdin) == 0)
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=20)
+        self.assertEqual(p.returncode, 143, err)
+        self.assertLess(time.monotonic() - t0, 10)
+        self.assertEqual(self.run_floe(["stat", f"s3://{self.bucket}/stdin/quiet"]).returncode, 4)
+
+    def test_sigint_while_spooling_stdin_removes_the_spool(self):
+        # Past 16 MiB stdin is spooled to a temporary file in TMPDIR.
+        with tempfile.TemporaryDirectory() as tmp:
+            p = self.start(["cp", "--no-progress", "-", f"s3://{self.bucket}/stdin/spooled"],
+                           stdin=subprocess.PIPE, tmpdir=tmp)
+            block = os.urandom(MIB)
+            for _ in range(17):
+                p.stdin.write(block)
+            p.stdin.flush()
+            wait_for("the spool to hold what was written", lambda: self.unread(p.stdin) == 0 and os.listdir(tmp) and
+                     os.path.getsize(os.path.join(tmp, os.listdir(tmp)[0])) >= 17 * MIB)
+            t0 = time.monotonic()
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=20)
+            self.assertEqual(p.returncode, 130, err)
+            self.assertLess(time.monotonic() - t0, 10)
+            self.assertEqual(os.listdir(tmp), [])  # the spool removed
+            self.assertEqual(self.run_floe(["stat", f"s3://{self.bucket}/stdin/spooled"]).returncode, 4)
 
     def test_a_second_signal_exits_at_once(self):
         with tempfile.TemporaryDirectory() as d:
