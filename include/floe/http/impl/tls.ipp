@@ -1,7 +1,6 @@
 #pragma once
 #include <floe/http/tls.hpp>
 
-#include <cstdio>
 #include <cstdlib>
 
 namespace floe::http {
@@ -15,9 +14,9 @@ FLOE_DECL result<std::shared_ptr<boost::asio::ssl::context>> make_tls_context(tl
                    ec);
   if (ec) return detail::with_message(ec, "TLS context options");
   if (!cfg.verify_peer) {
-    std::fputs("floe: warning: TLS peer verification is DISABLED (tls_config::verify_peer = false); "
-               "connections can be intercepted\n",
-               stderr);
+    if (cfg.on_warning)
+      cfg.on_warning("TLS peer verification is DISABLED (tls_config::verify_peer = false); "
+                     "connections can be intercepted");
     ctx->set_verify_mode(ssl::verify_none, ec);
     return ctx;
   }
