@@ -1,10 +1,7 @@
 // Fuzz target: error-body parsing and classification on arbitrary bytes.
 //
-// With clang and -Dfuzzing=true this is a libFuzzer target (ASan + UBSan).
-// Built with -DFLOE_FUZZ_REPLAY (any compiler) it is a replay program: it
-// runs every file named on the command line, or found in a directory named
-// there, and prints "floe-cases: N passed, M failed"; the committed corpus
-// runs that way as a meson test in suite 'fuzz-replay'.
+// With clang and -Dfuzzing=true this is a libFuzzer target (ASan + UBSan);
+// with replay_main.cpp (any compiler) a replay program (fuzz/README.md).
 //
 // Besides "no crash, no throw, no sanitizer report", the target checks a few
 // invariants and aborts when one breaks, so the fuzzer reports it.
@@ -13,6 +10,8 @@
 #include <floe/errors/reply_error.hpp>
 #include <floe/xml/document.hpp>
 #include <floe/xml/error_body.hpp>
+
+#include "fuzz_support.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -24,23 +23,8 @@
 
 namespace {
 
-char const* current_input = "";  // the replay program names the file on failure
-
-void check(bool ok, char const* what) {
-  if (!ok) {
-    std::fprintf(stderr, "invariant broken: %s (input %s)\n", what, current_input);
-    std::abort();
-  }
-}
-
-std::uint64_t fnv1a(std::string_view s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
+using floe_fuzz::check;
+using floe_fuzz::fnv1a;
 
 // Walks the whole tree (bounded by the depth cap) through the element API.
 std::size_t walk(floe::xml::element e, unsigned depth) {
@@ -132,112 +116,3 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
   (void)r.err.what();
   return 0;
 }
-
-#if defined(FLOE_FUZZ_REPLAY)
-#include <exception>
-#include <filesystem>
-#include <vector>
-
-#include <unistd.h>
-
-namespace {
-
-// Replay also checks that an input makes nothing print to stderr (libxml2
-// writes some encoding errors there unless floe silences it). Only here:
-// under the fuzzer, a sanitizer report must reach the real stderr.
-class stderr_probe {
- public:
-  stderr_probe() : tmp_(std::tmpfile()) {}
-  ~stderr_probe() {
-    if (tmp_ != nullptr) std::fclose(tmp_);
-  }
-  stderr_probe(stderr_probe const&) = delete;
-  stderr_probe& operator=(stderr_probe const&) = delete;
-  bool ok() const { return tmp_ != nullptr; }
-
-  // Runs f with fd 2 pointing at a scratch file; returns the bytes written there.
-  template <class F>
-  long run(F&& f) {
-    std::fflush(stderr);
-    int const fd = ::fileno(tmp_);
-    if (::ftruncate(fd, 0) != 0) return -1;
-    ::lseek(fd, 0, SEEK_SET);
-    int const saved = ::dup(2);
-    if (saved < 0) return -1;
-    ::dup2(fd, 2);
-    f();
-    std::fflush(stderr);
-    ::dup2(saved, 2);
-    ::close(saved);
-    return static_cast<long>(::lseek(fd, 0, SEEK_END));
-  }
-
- private:
-  std::FILE* tmp_;
-};
-
-bool read_file(std::filesystem::path const& p, std::string& out) {
-  std::FILE* f = std::fopen(p.c_str(), "rb");
-  if (f == nullptr) return false;
-  out.clear();
-  char buf[4096];
-  std::size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-  bool const ok = std::ferror(f) == 0;
-  std::fclose(f);
-  return ok;
-}
-
-}  // namespace
-
-int main(int argc, char** argv) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  for (int i = 1; i < argc; ++i) {
-    fs::path p(argv[i]);
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      for (auto const& e : fs::recursive_directory_iterator(p)) {
-        if (e.is_regular_file()) files.push_back(e.path());
-      }
-    } else {
-      files.push_back(p);
-    }
-  }
-  std::size_t passed = 0;
-  std::size_t failed = 0;
-  stderr_probe probe;
-  if (!probe.ok()) {
-    std::printf("FAILED: cannot create a scratch file for stderr\n");
-    return 1;
-  }
-  for (auto const& p : files) {
-    std::string bytes;
-    if (!read_file(p, bytes)) {
-      std::printf("FAILED %s: cannot read\n", p.c_str());
-      ++failed;
-      continue;
-    }
-    current_input = p.c_str();
-    try {
-      long const printed = probe.run(
-          [&] { LLVMFuzzerTestOneInput(reinterpret_cast<std::uint8_t const*>(bytes.data()), bytes.size()); });
-      if (printed != 0) {
-        std::printf("FAILED %s: %ld bytes printed to stderr\n", p.c_str(), printed);
-        ++failed;
-      } else {
-        ++passed;
-      }
-    } catch (std::exception const& e) {
-      std::printf("FAILED %s: threw %s\n", p.c_str(), e.what());
-      ++failed;
-    }
-  }
-  if (files.empty()) {
-    std::printf("FAILED: no inputs found (give corpus files or directories)\n");
-    ++failed;
-  }
-  std::printf("floe-cases: %zu passed, %zu failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
-}
-#endif

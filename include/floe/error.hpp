@@ -24,7 +24,7 @@ enum class errc {
   reply_too_large,
   xml_doctype_refused,
   xml_too_deep,
-  // Service outcomes (see the classification table in DESIGN.md).
+  // Service outcomes (see the classification table in docs/design.md).
   precondition_failed,
   conflict,
   unknown_outcome,

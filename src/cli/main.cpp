@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #ifndef FLOE_CLI_VERSION
@@ -55,9 +56,6 @@ int main(int argc, char** argv) {
     return exit_ok;
   }
 
-  if (cl.g.no_verify_ssl)
-    std::fputs("floe: warning: --no-verify-ssl: TLS certificates and host names are NOT checked\n", stderr);
-
   floe::s3::client_config cfg;
   cfg.addressing.endpoint_url = cl.g.endpoint_url;
   cfg.addressing.region = cl.g.region;
@@ -65,6 +63,13 @@ int main(int argc, char** argv) {
   cfg.shared_files.profile = cl.g.profile;
   cfg.http.tls.ca_file = cl.g.ca_bundle;
   cfg.http.tls.verify_peer = !cl.g.no_verify_ssl;
+  // The library never prints; its warnings (today: --no-verify-ssl's, when
+  // a TLS connection is made without verification) are the CLI's to show.
+  cfg.http.tls.on_warning = [](std::string_view m) {
+    std::string line = "floe: warning: ";
+    line.append(m).push_back('\n');
+    std::fwrite(line.data(), 1, line.size(), stderr);
+  };
   // The CLI moves big objects over few connections: 1 MiB reads and writes
   // (the library's default, 64 KiB, suits a pool of many connections) cut
   // the system calls and coroutine turns per byte by 16; `floe cat` of a

@@ -4,8 +4,7 @@
   rgw.py start CEPH_DIR   -> prints RGW_ENDPOINT=..., RGW_ACCESS_KEY=..., RGW_SECRET_KEY=...
   rgw.py stop CEPH_DIR
 
-Runs the project's shared/ceph/start-rgw.sh (found beside the repository as
-../shared/ceph, or in $FLOE_SHARED_DIR/ceph) with CEPH_LAB_DIR=CEPH_DIR and free
+Runs tests/support/ceph/start-rgw.sh with CEPH_LAB_DIR=CEPH_DIR and free
 loopback ports for radosgw and both monitor ports, so that it never touches a
 cluster someone else started (another engineer's, or one on the default ports).
 The first run installs the Debian packages it needs (about 67 MB). Any failure
@@ -26,18 +25,13 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def shared_dir():
-    env = os.environ.get("FLOE_SHARED_DIR")
-    if env:
-        return env
-    return os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared"))
+CEPH_SCRIPTS = os.path.join(HERE, "ceph")
 
 
 def _script(name):
-    path = os.path.join(shared_dir(), "ceph", name)
+    path = os.path.join(CEPH_SCRIPTS, name)
     if not os.path.isfile(path):
-        raise SystemExit(f"servers: {path} is missing: the Ceph RGW launcher lives in the project's "
-                         f"shared/ceph directory beside the repository (or set FLOE_SHARED_DIR)")
+        raise SystemExit(f"servers: {path} is missing from this checkout")
     return path
 
 
@@ -111,7 +105,7 @@ def stop(ceph_dir):
         return
     env = dict(os.environ)
     env["CEPH_LAB_DIR"] = os.path.abspath(ceph_dir)
-    script = os.path.join(shared_dir(), "ceph", "stop-rgw.sh")
+    script = os.path.join(CEPH_SCRIPTS, "stop-rgw.sh")
     if os.path.isfile(script):
         subprocess.run(["bash", script, "--wipe"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL, env=env, timeout=120)

@@ -10,7 +10,7 @@ a plain listener, a TLS listener with a throw-away CA, its control port, and a
 forward proxy for CONNECT tests. Each server's pid goes into STATE_DIR so
 `stop` ends exactly what `start` began.
 
-A real Ceph RGW 16.2.15 runs too (tests/support/rgw.py: shared/ceph/start-rgw.sh
+A real Ceph RGW 16.2.15 runs too (tests/support/rgw.py: tests/support/ceph/start-rgw.sh
 on free loopback ports, its cluster under STATE_DIR/ceph), with a second
 instance of the test proxy in front of it. If it cannot start, `start` fails:
 the S3 suite must never silently skip the real store.

@@ -1,6 +1,6 @@
 #pragma once
-// Reads test inputs: our own bodies under $FLOE_TEST_DATA and the shared
-// verbatim replies under $FLOE_SOURCE_ROOT/../shared/vectors/errors/.
+// Reads test inputs: our own bodies under $FLOE_TEST_DATA/errors/ and the
+// verbatim replies stores send under $FLOE_TEST_DATA/vectors/errors/.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -28,8 +28,6 @@ inline std::string slurp(std::string const& path) {
 
 inline std::string our_data(std::string const& name) { return slurp(env_or_fail("FLOE_TEST_DATA") + "/errors/" + name); }
 
-inline std::string shared_vector_dir() {
-  return env_or_fail("FLOE_SOURCE_ROOT") + "/../shared/vectors/errors/";
-}
+inline std::string reply_vector_dir() { return env_or_fail("FLOE_TEST_DATA") + "/vectors/errors/"; }
 
 }  // namespace floe_test

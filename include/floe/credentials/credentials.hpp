@@ -106,10 +106,13 @@ FLOE_DECL std::string redact_key_id(std::string_view access_key_id);
 /// Parses an ISO 8601 / RFC 3339 UTC timestamp as AWS writes them:
 /// "2024-05-01T12:00:00Z", with optional fractional seconds (dropped) and a
 /// "Z", "+hh:mm", "-hh:mm", "+hhmm" or "+hh" zone. 'T'/'t'/' ' separate date
-/// and time. Anything else is errc::invalid_argument.
+/// and time. Anything else is errc::invalid_argument, and so is a time whose
+/// UTC form falls outside the years 0000 to 9999 (so that every accepted
+/// time prints with format_iso8601).
 FLOE_DECL result<std::chrono::sys_seconds> parse_iso8601(std::string_view text);
 
-/// Renders "YYYY-MM-DDTHH:MM:SSZ".
+/// Renders "YYYY-MM-DDTHH:MM:SSZ"; "out-of-range" for a time outside the
+/// years 0000 to 9999.
 FLOE_DECL std::string format_iso8601(std::chrono::sys_seconds t);
 
 /// Checks that a credential field (key id, secret, token) can go into an
@@ -118,6 +121,13 @@ FLOE_DECL std::string format_iso8601(std::chrono::sys_seconds t);
 FLOE_DECL result<void> check_credential_field(std::string_view value, std::string_view what);
 
 namespace detail {
+/// The instants four-digit years can name (0000-01-01T00:00:00Z to
+/// 9999-12-31T23:59:59Z): the expiries parsers accept, so that every one
+/// prints (format_iso8601) and reads back.
+inline constexpr std::chrono::sys_seconds iso8601_first{std::chrono::sys_days{std::chrono::year{0} / 1 / 1}};
+inline constexpr std::chrono::sys_seconds iso8601_last{std::chrono::sys_days{std::chrono::year{9999} / 12 / 31} +
+                                                       std::chrono::seconds{86399}};
+
 /// `text` made safe to put in a message: control and non-ASCII bytes as
 /// \xNN, cut after `max` bytes. For names (profiles, files), never secrets.
 FLOE_DECL std::string printable(std::string_view text, std::size_t max = 128);

@@ -10,7 +10,8 @@
 // word is looked up on PATH and run (posix_spawnp) with the rest as its
 // arguments. So pipes, redirections and $VARIABLES are not interpreted:
 // wrap them in `sh -c '...'` if you need them. stdin is /dev/null, stderr
-// is the caller's (passed through, for the tool's own prompts and errors),
+// is the caller's (passed through, by design, for the tool's own prompts
+// and errors: the child writes there, never floe, which prints nothing),
 // stdout is read (at most 64 KiB) and never logged or put in a message.
 // The process runs in its own process group; past the timeout the group is
 // killed (SIGKILL) and the fetch fails.

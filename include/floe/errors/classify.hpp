@@ -1,7 +1,7 @@
 #pragma once
 // The classifier: what a service reply (or its absence) means for the
 // caller, as a floe::errors::kind. Pure: no I/O, no clock (the clock skew
-// is a fact the caller measured). Implements the table in DESIGN.md.
+// is a fact the caller measured). Implements the table in docs/design.md.
 //
 // Precedence, first match wins (the `reason` of the result names the rule):
 //   1. no reply (lost, cut off): conditional write -> unknown_outcome, else transient

@@ -1,6 +1,6 @@
 #pragma once
 // The kinds of outcome a service reply is classified into. The table that
-// maps (status, code, context) to a kind is in DESIGN.md and is implemented
+// maps (status, code, context) to a kind is in docs/design.md and is implemented
 // by floe::errors::classify (errors/classify.hpp).
 
 #include <floe/error.hpp>

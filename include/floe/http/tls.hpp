@@ -24,15 +24,24 @@ inline error with_message(boost::system::error_code ec, std::string message) {
 }
 }  // namespace detail
 
+/// Receives a warning meant for a person (one line, no trailing newline).
+/// The library never writes to stdout or stderr itself: a program that wants
+/// its warnings shown sets this (the CLI prints them on stderr).
+using warning_hook = std::function<void(std::string_view message)>;
+
 struct tls_config {
-  /// Verify the peer's chain and host name. Turning this off is an explicit,
-  /// logged opt-out for test rigs; never do it in production.
+  /// Verify the peer's chain and host name. Turning this off is an explicit
+  /// opt-out for test rigs, reported to `on_warning`; never do it in
+  /// production.
   bool verify_peer = true;
   /// A PEM bundle of trusted CAs. Empty: see choose_ca_location.
   std::string ca_file;
   /// Read AWS_CA_BUNDLE, SSL_CERT_FILE and SSL_CERT_DIR; when false, none of
   /// them is read (OpenSSL's own reading of SSL_CERT_* included).
   bool use_env_ca_bundle = true;
+  /// Told once per TLS context built with `verify_peer` off (an HTTP client
+  /// builds one, on its first TLS connection). Empty: nobody is told.
+  warning_hook on_warning;
 };
 
 /// Looks up one environment variable; nullopt when unset. The same type as
@@ -75,7 +84,7 @@ FLOE_DECL ca_location choose_ca_location(tls_config const& cfg, env_lookup const
                                          std::string_view library_file = {}, std::string_view library_dir = {});
 
 /// Builds a TLS-client context: TLS 1.2 minimum, peer verification on unless
-/// opted out (which writes a warning to stderr), trusted CAs from
+/// opted out (which calls `cfg.on_warning`), trusted CAs from
 /// choose_ca_location over `env` and the file system. Errors:
 /// errc::invalid_argument when the chosen CAs cannot be loaded (naming the
 /// path and what chose it), or when no CA certificates were found anywhere

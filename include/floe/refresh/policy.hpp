@@ -8,7 +8,7 @@
 // to do for each request, runs the fetches this machine starts, reports their
 // outcome, and asks answer() for each waiter.
 //
-// The rules (DESIGN.md, credential paragraph):
+// The rules (docs/design.md, Credential refresh):
 // - A set is served from cache outside its advisory window. Inside it, one
 //   background fetch runs while the set is still served. Requests block only
 //   inside the mandatory window (60 s before expiry) or when there is no

@@ -27,8 +27,7 @@ asio::awaitable<int> cmd_whoami(context& x) {
   sts::client_config sc;
   sc.endpoint.endpoint_url = cl.g.endpoint_url;
   sc.endpoint.region = cl.g.region.empty() ? c.addressing().region : cl.g.region;
-  sc.http.tls.ca_file = cl.g.ca_bundle;
-  sc.http.tls.verify_peer = !cl.g.no_verify_ssl;
+  sc.http.tls = c.config().http.tls;  // --ca-bundle, --no-verify-ssl and the warning hook
   auto sts = sts::client::create(c.get_executor(), sc);
   if (!sts) {
     report_error(cl.g, sts.error(), "GetCallerIdentity", "");

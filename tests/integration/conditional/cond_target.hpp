@@ -41,7 +41,7 @@ inline std::string cond_env(char const* name) {
     throw std::runtime_error(std::string(name) +
                              " is not set: run scripts/test, or start the servers with "
                              "`eval \"$(python3 tests/support/servers.py start DIR)\"` (needs moto: pip install "
-                             "'moto[server]==5.2.1' boto3; and Ceph RGW, which ../shared/ceph/start-rgw.sh installs)");
+                             "'moto[server]==5.2.1' boto3; and Ceph RGW, which tests/support/ceph/start-rgw.sh installs)");
   return v;
 }
 
@@ -83,9 +83,9 @@ struct cond_target {
     return std::move(*c);
   }
 
-  /// The bytes of ../shared/vectors/errors/<file>.
+  /// The bytes of tests/data/vectors/errors/<file>.
   std::string vector(std::string const& file) const {
-    std::string const path = source_root + "/../shared/vectors/errors/" + file;
+    std::string const path = source_root + "/tests/data/vectors/errors/" + file;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw std::runtime_error("missing test vector " + path);
     std::stringstream ss;

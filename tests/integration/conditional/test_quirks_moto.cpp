@@ -1,6 +1,6 @@
 // The Ceph RGW 16.2 quoted-ETag quirk's whole cycle, against moto through a
 // private test proxy that refuses one quoting of If-Match the way RGW
-// refuses the quoted one (its exact 412 bytes from ../shared/vectors/errors):
+// refuses the quoted one (its exact 412 bytes from tests/data/vectors/errors):
 // a PUT retried unquoted and the mode remembered, then forgotten when an
 // unquoted PUT is refused the same way; and the DELETE fallback, which RGW
 // itself never runs (it ignores If-Match on DeleteObject). Against moto only:
@@ -40,7 +40,7 @@ std::string counter_rule(std::string const& method, std::string const& path, std
   return "{\"match\": " + m + "}, \"trigger\": {\"nth\": [1000000]}, \"action\": {\"type\": \"delay\", \"ms\": 0}}";
 }
 
-// A rule answering with the exact bytes of a ../shared/vectors/errors file.
+// A rule answering with the exact bytes of a tests/data/vectors/errors file.
 std::string replay_rule(std::string const& method, std::string const& path, std::string const& if_match_regex,
                         std::string const& vector_file) {
   auto& t = cond_target::get();

@@ -396,7 +396,7 @@ TEST_CASE("role chain on moto: base keys -> mid role -> top role; S3 requests si
 TEST_CASE("role chain: ExpiredToken from AssumeRole invalidates the source credentials' generation") {
   role_world w;
   std::string const root = floe::test::need_env("FLOE_SOURCE_ROOT");
-  std::ifstream in(root + "/tests/support/vectors/sts-400-expiredtoken.http", std::ios::binary);
+  std::ifstream in(root + "/tests/data/vectors/errors/sts-400-expiredtoken.http", std::ios::binary);
   REQUIRE(in);
   std::string const raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // STS call 1: AssumeRole mid (with base keys); call 2: AssumeRole top

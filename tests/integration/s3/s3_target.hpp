@@ -32,7 +32,7 @@ inline std::string need_env(char const* name, char const* how) {
 
 inline constexpr char servers_hint[] =
     "run scripts/test, or start the servers with `eval \"$(python3 tests/support/servers.py start DIR)\"` "
-    "(needs moto: pip install 'moto[server]==5.2.1' boto3; and Ceph RGW, which shared/ceph/start-rgw.sh installs)";
+    "(needs moto: pip install 'moto[server]==5.2.1' boto3; and Ceph RGW, which tests/support/ceph/start-rgw.sh installs)";
 
 struct s3_target {
   std::string name;         // "moto" or "rgw"

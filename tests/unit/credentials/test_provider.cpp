@@ -8,6 +8,7 @@
 #include "env_map.hpp"
 
 #include <floe/credentials/provider.hpp>
+#include <floe/credentials/refreshing.hpp>
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -16,8 +17,11 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 
 using namespace floe::credentials;
 namespace asio = boost::asio;
@@ -93,6 +97,34 @@ TEST_CASE("static_provider: co_await async_get() yields a result without throwin
       asio::detached);
   io.run();
   CHECK(checks == 3);
+}
+
+namespace {
+// A source whose sets expire on 9999-12-31, past the refresh policy's clock
+// (nanoseconds since 1970 end in 2262).
+class far_future_source final : public refreshing_source {
+ public:
+  asio::awaitable<floe::result<credentials>> fetch() override {
+    auto c = sample();
+    c.expiry = std::chrono::sys_days{std::chrono::year{9999} / 12 / 31};
+    co_return c;
+  }
+  std::string describe() const override { return "far future"; }
+};
+}  // namespace
+
+// Found with fuzz_json_credentials: converting such an expiry to the
+// policy's clock overflowed (undefined behaviour; in practice a wrapped time).
+TEST_CASE("refreshing_provider: an expiry past the year 2262 saturates instead of overflowing") {
+  asio::io_context io;
+  auto p = refreshing_provider::create(io.get_executor(), std::make_unique<far_future_source>());
+  std::optional<floe::result<credentials>> got;
+  p->async_get(asio::bind_executor(io.get_executor(), [&](floe::result<credentials> r) { got = std::move(r); }));
+  io.run();
+  REQUIRE(got.has_value());
+  REQUIRE(got->has_value());
+  CHECK(p->get().has_value());  // served from the cache: neither expired nor due for a refresh
+  CHECK(p->stats().expiry == std::chrono::system_clock::time_point::max());
 }
 
 TEST_CASE("resolve_static_credentials: the environment comes before the shared files") {

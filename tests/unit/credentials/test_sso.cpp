@@ -180,7 +180,10 @@ TEST_CASE("SSO: the portal's roleCredentials reply, expiration in milliseconds")
   CHECK(format_iso8601(*c->expiry) == "2030-01-02T03:04:05Z");
   for (auto bad : {R"({})", R"({"roleCredentials": {"accessKeyId": "A", "secretAccessKey": "s", "sessionToken": "t"}})",
                    R"({"roleCredentials": {"accessKeyId": "A", "secretAccessKey": "s", "sessionToken": "t", "expiration": "x"}})",
-                   R"({"roleCredentials": {"accessKeyId": "", "secretAccessKey": "s", "sessionToken": "t", "expiration": 1}})"}) {
+                   R"({"roleCredentials": {"accessKeyId": "", "secretAccessKey": "s", "sessionToken": "t", "expiration": 1}})",
+                   // past the year 9999 (fuzz_json_credentials: such an expiry could not be printed)
+                   R"({"roleCredentials": {"accessKeyId": "A", "secretAccessKey": "s", "sessionToken": "t", "expiration": 253402300800000}})",
+                   R"({"roleCredentials": {"accessKeyId": "A", "secretAccessKey": "s", "sessionToken": "t", "expiration": 9223372036854775807}})"}) {
     auto r = parse_sso_role_credentials(bad, "portal");
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().code == floe::errc::malformed_reply);

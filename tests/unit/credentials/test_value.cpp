@@ -92,6 +92,25 @@ TEST_CASE("format_iso8601 round-trips") {
   CHECK(*parse_iso8601(format_iso8601(t)) == t);
 }
 
+// Found by fuzz_json_credentials: a zone offset carried a time past the four
+// digits of the year, which then printed as "out-of-range" (and far-off
+// times wrapped in the calendar conversion).
+TEST_CASE("parse_iso8601 accepts only times of the years 0000 to 9999 in UTC; format_iso8601 says when out of range") {
+  CHECK(format_iso8601(*parse_iso8601("9999-12-31T23:59:59Z")) == "9999-12-31T23:59:59Z");
+  CHECK(format_iso8601(*parse_iso8601("0000-01-01T00:00:00Z")) == "0000-01-01T00:00:00Z");
+  CHECK(format_iso8601(*parse_iso8601("9999-12-31T23:59:59+05:00")) == "9999-12-31T18:59:59Z");
+  for (auto bad : {"9999-12-31T23:59:59-00:01", "9999-12-31T23:59:59-23:59", "0000-01-01T00:00:00+00:01"}) {
+    auto r = parse_iso8601(bad);
+    REQUIRE_MESSAGE(r.has_error(), bad);
+    CHECK(r.error().code == floe::errc::invalid_argument);
+    CHECK(r.error().diag.message.find("0000 to 9999") != std::string::npos);
+  }
+  CHECK(format_iso8601(sys_days{10000y / 1 / 1}) == "out-of-range");
+  CHECK(format_iso8601(sys_days{-1y / 12 / 31}) == "out-of-range");
+  CHECK(format_iso8601(std::chrono::sys_seconds{std::chrono::seconds{9'223'372'036'854'775'807LL / 1000}}) ==
+        "out-of-range");
+}
+
 TEST_CASE("check_credential_field refuses what cannot go into a header, without quoting the value") {
   CHECK(check_credential_field("AKIA/+=abc", "k").has_value());
   for (std::string bad : {std::string(""), std::string("ab cd"), std::string("ab\ncd"), std::string("ab\r"),

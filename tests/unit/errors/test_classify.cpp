@@ -1,4 +1,4 @@
-// Every row of the DESIGN.md classification table, and each case issue 2
+// Every row of the classification table in docs/design.md (Errors), and each case issue 2
 // names, as (facts -> kind) cases.
 #include <floe/errors/classify.hpp>
 

@@ -1,5 +1,5 @@
-// The verbatim replies in ../shared/vectors/errors/ (read in place) and our
-// own bodies in tests/data/errors/, through describe_reply.
+// The verbatim replies in tests/data/vectors/errors/ and our own bodies in
+// tests/data/errors/, through describe_reply.
 #include "test_data.hpp"
 
 #include <floe/errors/reply_error.hpp>
@@ -33,7 +33,7 @@ struct http_reply {
 // Splits a captured reply: status line and headers end with CRLF, a blank
 // line, then the body.
 http_reply load_vector(std::string const& file) {
-  auto raw = floe_test::slurp(floe_test::shared_vector_dir() + file);
+  auto raw = floe_test::slurp(floe_test::reply_vector_dir() + file);
   http_reply r;
   auto head_end = raw.find("\r\n\r\n");
   REQUIRE_MESSAGE(head_end != std::string::npos, file, ": no blank line after the head");
@@ -90,9 +90,9 @@ errors::reply_facts plain(std::string_view method) {
 
 }  // namespace
 
-TEST_CASE("the shared vector directory holds every reply these tests name") {
+TEST_CASE("the reply vector directory holds every reply these tests name") {
   std::size_t n = 0;
-  for (auto const& e : std::filesystem::directory_iterator(floe_test::shared_vector_dir())) {
+  for (auto const& e : std::filesystem::directory_iterator(floe_test::reply_vector_dir())) {
     if (e.path().extension() == ".http") ++n;
   }
   CHECK(n >= 7);

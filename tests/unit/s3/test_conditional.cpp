@@ -1,5 +1,5 @@
 // Conditional writes and exact compare-and-swap, without sockets: the
-// outcome mapping (status, code, raw replies from ../shared/vectors/errors),
+// outcome mapping (status, code, raw replies from tests/data/vectors/errors),
 // ETag comparison, the high-water map's encoding, and update_machine driven
 // against an in-memory store with injected faults.
 #include <floe/s3/conditional.hpp>
@@ -27,9 +27,9 @@ struct raw_reply {
 };
 
 raw_reply read_vector(std::string const& name) {
-  char const* root = std::getenv("FLOE_SOURCE_ROOT");
-  REQUIRE_MESSAGE(root != nullptr, "FLOE_SOURCE_ROOT is not set: run through meson test");
-  std::string const path = std::string(root) + "/../shared/vectors/errors/" + name;
+  char const* data = std::getenv("FLOE_TEST_DATA");
+  REQUIRE_MESSAGE(data != nullptr, "FLOE_TEST_DATA is not set: run through meson test");
+  std::string const path = std::string(data) + "/vectors/errors/" + name;
   std::ifstream in(path, std::ios::binary);
   REQUIRE_MESSAGE(in.good(), "missing vector " << path);
   std::stringstream ss;

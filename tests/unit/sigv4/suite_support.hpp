@@ -1,5 +1,6 @@
 #pragma once
-// Reads the AWS SigV4 test suite (aws-c-auth's v4 folder) in place.
+// Reads the AWS SigV4 test suite (aws-c-auth's v4 folder) in place, from
+// tests/data/vectors/sigv4/.
 
 #include <floe/detail/sha256.hpp>
 #include <floe/sigv4/signer.hpp>
@@ -22,9 +23,8 @@ namespace suite {
 namespace fs = std::filesystem;
 
 inline fs::path vectors_dir() {
-  if (char const* v = std::getenv("FLOE_SIGV4_VECTORS"); v && *v) return v;
-  char const* root = std::getenv("FLOE_SOURCE_ROOT");
-  return fs::path(root ? root : ".") / ".." / "shared" / "vectors" / "sigv4";
+  char const* data = std::getenv("FLOE_TEST_DATA");
+  return fs::path(data ? data : "tests/data") / "vectors" / "sigv4";
 }
 
 inline std::optional<std::string> read(fs::path const& p) {

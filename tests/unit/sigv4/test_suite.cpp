@@ -22,8 +22,8 @@ std::vector<suite::test_case> const& cases() {
 
 std::string where_to_get() {
   return "the AWS SigV4 test suite at " + suite::vectors_dir().string() + " has " +
-         std::to_string(cases().size()) + " cases, 38 needed (set FLOE_SIGV4_VECTORS to its folder). Get it from github.com/awslabs/aws-c-auth, folder "
-         "tests/aws-signing-test-suite/v4 (commit 495329c2), and point FLOE_SIGV4_VECTORS at it";
+         std::to_string(cases().size()) + " cases, 38 needed (run through meson test, which sets FLOE_TEST_DATA; "
+         "the suite comes from github.com/awslabs/aws-c-auth, folder tests/aws-signing-test-suite/v4, commit 495329c2)";
 }
 
 struct comparable {

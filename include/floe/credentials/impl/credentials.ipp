@@ -102,12 +102,16 @@ FLOE_DECL result<std::chrono::sys_seconds> parse_iso8601(std::string_view s) {
   year_month_day ymd{year{y}, month{static_cast<unsigned>(mo)}, day{static_cast<unsigned>(d)}};
   if (!ymd.ok()) return bad();
   if (sec == 60) sec = 59;  // a leap second: close enough for an expiry
-  sys_seconds t = sys_days{ymd} + hours{h} + minutes{mi} + seconds{sec};
-  return t - minutes{offset_minutes};
+  sys_seconds t = sys_days{ymd} + hours{h} + minutes{mi} + seconds{sec} - minutes{offset_minutes};
+  if (t < detail::iso8601_first || t > detail::iso8601_last)
+    return error(errc::invalid_argument, "an ISO 8601 time whose UTC form falls outside the years 0000 to 9999");
+  return t;
 }
 
 FLOE_DECL std::string format_iso8601(std::chrono::sys_seconds t) {
   using namespace std::chrono;
+  // Checked before the calendar conversion, which wraps for far-off times.
+  if (t < detail::iso8601_first || t > detail::iso8601_last) return "out-of-range";
   auto days = floor<std::chrono::days>(t);
   year_month_day ymd{days};
   hh_mm_ss<seconds> hms{t - days};
@@ -116,8 +120,7 @@ FLOE_DECL std::string format_iso8601(std::chrono::sys_seconds t) {
     p[0] = static_cast<char>('0' + (v / 10) % 10);
     p[1] = static_cast<char>('0' + v % 10);
   };
-  int y = static_cast<int>(ymd.year());
-  if (y < 0 || y > 9999) return "out-of-range";
+  int const y = static_cast<int>(ymd.year());
   buf[0] = static_cast<char>('0' + y / 1000);
   buf[1] = static_cast<char>('0' + (y / 100) % 10);
   two(buf + 2, y % 100);

@@ -12,6 +12,20 @@
 
 namespace floe::credentials {
 
+namespace detail {
+// An expiry on the policy's clock. Past that clock's range (the year 2262
+// in nanoseconds) the conversion would overflow; such a set does not expire
+// in practice, so the time saturates.
+inline refresh::time_point policy_expiry(std::chrono::sys_seconds e) noexcept {
+  using tp = refresh::time_point;
+  constexpr auto last = std::chrono::duration_cast<std::chrono::seconds>(tp::duration::max());
+  constexpr auto first = std::chrono::duration_cast<std::chrono::seconds>(tp::duration::min());
+  if (e.time_since_epoch() > last) return tp::max();
+  if (e.time_since_epoch() < first) return tp::min();
+  return tp(e);
+}
+}  // namespace detail
+
 FLOE_DECL std::shared_ptr<refreshing_provider> refreshing_provider::create(boost::asio::any_io_executor ex,
                                                                           std::unique_ptr<refreshing_source> source,
                                                                           refreshing_params params) {
@@ -219,7 +233,7 @@ boost::asio::awaitable<void> refreshing_provider::run_fetch(std::shared_ptr<refr
     refresh::fetch_outcome o;
     if (got) {
       std::optional<refresh::time_point> expiry;
-      if (got->expiry) expiry = refresh::time_point(*got->expiry);
+      if (got->expiry) expiry = detail::policy_expiry(*got->expiry);
       o = self->state_.on_fetch_success(id, expiry, t, self->draw());
       if (o.adopted) {
         self->current_ = std::move(*got);

@@ -95,6 +95,8 @@ FLOE_DECL result<credentials> parse_sso_role_credentials(std::string_view text, 
   if (rc.at_key("expiration").get(ex) != simdjson::SUCCESS) return error(errc::malformed_reply, what + ": no expiration");
   if (ex.get(ms) != simdjson::SUCCESS || ms <= 0)
     return error(errc::malformed_reply, what + ": expiration is not a positive number of milliseconds");
+  if (ms / 1000 > detail::iso8601_last.time_since_epoch().count())
+    return error(errc::malformed_reply, what + ": expiration is past the year 9999");
   for (auto [v, name] : {std::pair<std::string_view, char const*>{*key, "accessKeyId"},
                          std::pair<std::string_view, char const*>{*secret, "secretAccessKey"},
                          std::pair<std::string_view, char const*>{*token, "sessionToken"}})

@@ -3,7 +3,6 @@
 
 #include <openssl/x509.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 
@@ -68,9 +67,9 @@ FLOE_DECL result<std::shared_ptr<boost::asio::ssl::context>> make_tls_context(tl
                    ec);
   if (ec) return detail::with_message(ec, "TLS context options");
   if (!cfg.verify_peer) {
-    std::fputs("floe: warning: TLS peer verification is DISABLED (tls_config::verify_peer = false); "
-               "connections can be intercepted\n",
-               stderr);
+    if (cfg.on_warning)
+      cfg.on_warning("TLS peer verification is DISABLED (tls_config::verify_peer = false); "
+                     "connections can be intercepted");
     ctx->set_verify_mode(ssl::verify_none, ec);
     return ctx;
   }

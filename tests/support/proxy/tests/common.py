@@ -27,7 +27,7 @@ def source_root():
 
 
 def vectors_dir(name):
-    return os.path.join(source_root(), "..", "shared", "vectors", name)
+    return os.path.join(source_root(), "tests", "data", "vectors", name)
 
 
 def free_port():

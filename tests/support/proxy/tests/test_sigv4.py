@@ -17,7 +17,7 @@ def load_suite():
     root = common.vectors_dir("sigv4")
     if not os.path.isdir(root):
         raise AssertionError(f"the AWS SigV4 suite is missing: expected it at {root} "
-                             "(FLOE_SOURCE_ROOT/../shared/vectors/sigv4)")
+                             "(FLOE_SOURCE_ROOT/tests/data/vectors/sigv4)")
     cases = []
     for d in sorted(os.listdir(root)):
         p = os.path.join(root, d)
