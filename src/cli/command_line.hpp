@@ -50,6 +50,7 @@ struct command_line {
   std::chrono::seconds expires{3600};
   unsigned concurrency = 8;
   bool verbose = false;  // -v / --verbose: whoami adds source, generation, expiry
+  std::string writer;    // ledger init/add --writer: empty, the host name and pid
 };
 
 /// A usage error (what parsing returns): errc::invalid_argument with the
