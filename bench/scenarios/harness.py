@@ -26,6 +26,8 @@ import threading
 import time
 import urllib.request
 
+import sync_scenario
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 REPO = os.path.dirname(BENCH)
@@ -123,7 +125,7 @@ def parse_bytes(text):
 
 # Every scenario in the order of a full run; the rounded ones run once per
 # round (every tool in turn), the others once.
-SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "heal")
+SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "heal", "sync")
 ROUNDED = ("sign", "get", "put", "big-get", "big-put")
 
 
@@ -656,7 +658,8 @@ class Harness:
     def steps(self):
         return {"sign": self.signing, "get": lambda: self.small("GET"), "put": lambda: self.small("PUT"),
                 "big-get": self.big_get, "big-put": self.big_put, "first-byte": self.first_byte,
-                "memory": self.memory, "heal": self.healing}
+                "memory": self.memory, "heal": self.healing,
+                "sync": lambda: sync_scenario.run(self, run, free_port, REPO)}
 
     def run(self, names):
         steps = self.steps()
