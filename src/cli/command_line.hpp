@@ -7,9 +7,13 @@
 //   parse.cpp      parsing (pure); help.cpp the help texts
 //   options.hpp    how an option is described; the global ones
 //   verbs.hpp      how a verb is described; the registry of families
-//   verbs/*.cpp    one family of verbs per file (ls; cp and cat; ...)
+//   verbs/*.cpp    one family of verbs per file (ls; cp and cat; sync; ...)
 //   commands.cpp   runs the verb the command line names
+//   transfer.hpp   one object up, down or across; tree_transfer.hpp many
+//                  (cp --recursive, sync, mv), walked as tree_source.hpp
 //   the rest       what the verbs share, one concern a file
+
+#include "filters.hpp"
 
 #include <floe/error.hpp>
 
@@ -46,11 +50,27 @@ struct command_line {
   std::string if_match;
   std::string if_none_match;
   std::string method = "GET";
+  bool no_guess_mime_type = false;
   std::vector<std::pair<std::string, std::string>> metadata;
   std::chrono::seconds expires{3600};
+  bool expires_given = false;  // --expires or --expires-in seen (not both)
   unsigned concurrency = 8;
   bool verbose = false;  // -v / --verbose: whoami adds source, generation, expiry
   std::string writer;    // ledger init/add --writer: empty, the host name and pid
+  // Many objects (cp --recursive, sync, mv, rm --recursive).
+  std::vector<filter_rule> filters;  // --exclude / --include, in the order given
+  bool dryrun = false;
+  bool quiet = false;             // no operation lines, no errors: the exit code says
+  bool only_show_errors = false;  // no operation lines
+  // sync
+  bool delete_removed = false;  // --delete
+  bool exact_timestamps = false;
+  bool size_only = false;
+  // ls
+  bool human_readable = false;
+  bool summarize = false;
+  // rb
+  bool force = false;
 };
 
 /// A usage error (what parsing returns): errc::invalid_argument with the

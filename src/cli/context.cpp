@@ -14,7 +14,7 @@ int usage_error(context& x, std::string_view message) {
 }
 
 int fail(context& x, error e, std::string_view operation, std::string_view resource) {
-  report_error(x.g, e, operation, resource);
+  if (!x.cl.quiet) report_error(x.g, e, operation, resource);
   int const rc = exit_code_for(e);
   if (x.errors != nullptr) {
     if (e.diag.operation.empty()) e.diag.operation = std::string(operation);

@@ -5,6 +5,7 @@
 #include <concepts>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace floe::cli {
@@ -44,6 +45,9 @@ class json_writer {
   }
 
   std::string const& str() const noexcept { return out_; }
+  /// What was written since the last take(), leaving the writer where it
+  /// is (inside its open containers): a long document goes out piecewise.
+  std::string take() { return std::exchange(out_, {}); }
   /// The document and a newline.
   std::string line() const { return out_ + "\n"; }
 

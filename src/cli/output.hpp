@@ -22,6 +22,14 @@ enum exit_code : int {
   exit_not_found = 4,
 };
 
+/// Of two exit codes, the first error's, preferring a plain error over the
+/// rest (the exit code of many objects).
+inline int worse(int a, int b) {
+  if (a == exit_ok) return b;
+  if (b == exit_error) return b;
+  return a;
+}
+
 /// `s` for a terminal: control characters and DEL as \xNN, the rest as is.
 std::string printable(std::string_view s);
 

@@ -3,17 +3,18 @@
 // register objects, show its history and its entries, verify it.
 
 #include "../context.hpp"
+#include "../job_pool.hpp"
 #include "../json_writer.hpp"
 #include "../ledger_text.hpp"
 #include "../op_trace.hpp"
 #include "../output.hpp"
-#include "../run_parallel.hpp"
 #include "../s3_uri.hpp"
 #include "../verbs.hpp"
 
 #include <floe/json/writer.hpp>
 #include <floe/ledger/ledger.hpp>
 
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <cstdio>
@@ -84,7 +85,12 @@ awaitable<int> cmd_add(context& x, ledger::ledger& l) {
     if (auto v = ledger::validate_entry(batch[i]); !v) co_return fail(x, v.error(), "HeadObject", resource_of(u.bucket, u.key));
     co_return exit_ok;
   };
-  int const rc = co_await run_parallel(objects.size(), x.cl.concurrency, head);
+  job_pool pool(co_await asio::this_coro::executor, x.cl.concurrency);
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    auto job = [&head, i] { return head(i); };
+    co_await pool.submit(job);
+  }
+  int const rc = co_await pool.drain();
   if (rc != exit_ok) {
     warn("add", "nothing committed: every object must be readable (the ledger " + l.location() + " is unchanged)");
     co_return rc;

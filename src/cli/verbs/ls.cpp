@@ -1,14 +1,14 @@
-// ls: the buckets, or the objects under a prefix.
+// ls: the buckets, or the objects under a prefix, as `aws s3 ls` prints
+// them (listing_format.hpp), a page at a time.
 
 #include "../context.hpp"
 #include "../json_writer.hpp"
-#include "../list_all.hpp"
+#include "../list_pages.hpp"
+#include "../listing_format.hpp"
 #include "../op_trace.hpp"
 #include "../output.hpp"
 #include "../s3_uri.hpp"
 #include "../verbs.hpp"
-
-#include <cstdio>
 
 namespace floe::cli {
 
@@ -36,11 +36,7 @@ awaitable<int> cmd_ls_buckets(context& x) {
     w.end_object();
     out = w.line();
   } else {
-    for (auto const& b : r->buckets) {
-      std::string date = b.creation_date;
-      date.resize(24, ' ');
-      out += printable(date) + " " + printable(b.name) + "\n";
-    }
+    for (auto const& b : r->buckets) out += bucket_line(b.creation_date, b.name);
   }
   if (!write_stdout(out)) co_return exit_error;
   co_return exit_ok;
@@ -50,40 +46,63 @@ awaitable<int> cmd_ls(context& x) {
   if (x.cl.args.empty() || (x.cl.args[0].size() == 5 && is_s3_uri(x.cl.args[0]))) co_return co_await cmd_ls_buckets(x);
   auto u = parse_s3_uri(x.cl.args[0]);
   if (!u) co_return usage_error(x, u.error().diag.message);
-  std::string const delimiter = x.cl.recursive ? "" : "/";
-  auto r = co_await list_all(x, u->bucket, u->key, delimiter);
-  if (!r) co_return fail(x, r.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
+  bool const recursive = x.cl.recursive, human = x.cl.human_readable, json = x.g.json;
+  list_pages pages(x, u->bucket, u->key, recursive ? "" : "/");
+  s3::list_page page;
+  std::uint64_t objects = 0, bytes = 0, prefixes = 0;
+  // --json streams the objects page by page; the prefixes (few: one per
+  // "directory") follow them.
+  json_writer w;
+  std::vector<std::string> held_prefixes;
+  if (json) w.begin_object().field("bucket", u->bucket).field("prefix", u->key).key("objects").begin_array();
+  for (;;) {
+    auto more = co_await pages.next(page);
+    if (!more) co_return fail(x, more.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
+    if (!*more) break;
+    std::string out;
+    prefixes += page.common_prefixes.size();
+    if (!json)
+      for (auto const& p : page.common_prefixes) out += prefix_line(p);
+    else
+      for (auto& p : page.common_prefixes) held_prefixes.push_back(std::move(p));
+    for (auto const& o : page.objects) {
+      ++objects;
+      bytes += o.size;
+      if (json) {
+        w.begin_object().field("key", o.key).field("size", o.size).field("etag", o.etag);
+        w.field("last_modified", o.last_modified).field("storage_class", o.storage_class).end_object();
+      } else {
+        out += object_line(o.last_modified, o.size, listed_name(o.key, recursive), human);
+      }
+    }
+    if (json) out = w.take();
+    if (!write_stdout(out)) co_return exit_error;
+  }
   std::string out;
-  if (x.g.json) {
-    json_writer w;
-    w.begin_object().field("bucket", u->bucket).field("prefix", u->key);
-    w.key("objects").begin_array();
-    for (auto const& o : r->objects) {
-      w.begin_object().field("key", o.key).field("size", o.size).field("etag", o.etag);
-      w.field("last_modified", o.last_modified).field("storage_class", o.storage_class).end_object();
-    }
+  if (json) {
+    w.end_array().key("prefixes").begin_array();
+    for (auto const& p : held_prefixes) w.value(p);
     w.end_array();
-    w.key("prefixes").begin_array();
-    for (auto const& p : r->common_prefixes) w.value(p);
-    w.end_array().end_object();
-    out = w.line();
-  } else {
-    for (auto const& p : r->common_prefixes) out += std::string(34, ' ') + "PRE " + printable(p) + "\n";
-    for (auto const& o : r->objects) {
-      char size[32];
-      std::snprintf(size, sizeof size, "%12llu", static_cast<unsigned long long>(o.size));
-      std::string lm = o.last_modified;
-      lm.resize(24, ' ');
-      out += lm + " " + size + " " + printable(o.key) + "\n";
-    }
+    if (x.cl.summarize) w.field("total_objects", objects).field("total_size", bytes);
+    w.end_object();
+    out = w.take() + "\n";
+  } else if (x.cl.summarize) {
+    out = summary_lines(objects, bytes, human);
   }
   if (!write_stdout(out)) co_return exit_error;
+  // As aws s3 ls: a prefix that matches nothing is not a success, so that
+  // `if floe ls s3://b/p/; then` tests for it (a bare bucket may be empty).
+  if (!u->key.empty() && objects == 0 && prefixes == 0) co_return exit_not_found;
   co_return exit_ok;
 }
 
 constexpr option_spec recursive{"recursive", 'r', "", "every key under the prefix, not grouped at '/'",
                                 set_flag<&command_line::recursive>};
-constexpr option_spec const* ls_options[] = {&recursive};
+constexpr option_spec human_readable{"human-readable", 0, "", "sizes as 1.0 KiB, 3.5 MiB, ...",
+                                     set_flag<&command_line::human_readable>};
+constexpr option_spec summarize{"summarize", 0, "", "end with the number of objects and their total size",
+                                set_flag<&command_line::summarize>};
+constexpr option_spec const* ls_options[] = {&recursive, &human_readable, &summarize};
 
 constexpr verb_spec ls_verbs[] = {
     {.name = "ls",
@@ -94,9 +113,11 @@ constexpr verb_spec ls_verbs[] = {
      .description = "With no bucket ('floe ls' or 'floe ls s3://'): lists the buckets (ListBuckets).\n"
                     "Text: CREATION-DATE NAME; --json: {\"buckets\": [{\"name\", \"creation_date\",\n"
                     "\"region\"}], \"owner\": {\"id\", \"display_name\"}}.\n\n"
-                    "Lists objects under PREFIX. Without --recursive, keys are grouped at '/'\n"
-                    "(shown as PRE lines). Text: LAST-MODIFIED SIZE KEY; --json: one object with\n"
-                    "\"objects\" and \"prefixes\".\n",
+                    "Lists the keys starting with PREFIX, column for column as aws s3 ls: DATE TIME\n"
+                    "(local time) SIZE NAME, where NAME is the part after the last '/' (the whole\n"
+                    "key with --recursive), and, without --recursive, PRE lines for the keys\n"
+                    "grouped at '/'. A PREFIX that matches nothing exits 4. --json: one object with\n"
+                    "\"objects\" (whole keys) and \"prefixes\".\n",
      .options = ls_options,
      .run = cmd_ls},
 };

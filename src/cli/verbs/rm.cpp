@@ -1,13 +1,15 @@
 // rm: one object (optionally only if its ETag still matches), or every key
-// under a prefix.
+// under a prefix (remove_prefix.hpp).
 
 #include "../conditional_write.hpp"
 #include "../context.hpp"
 #include "../json_writer.hpp"
-#include "../list_all.hpp"
 #include "../op_trace.hpp"
 #include "../output.hpp"
+#include "../remove_prefix.hpp"
 #include "../s3_uri.hpp"
+#include "../transfer.hpp"
+#include "../transfer_options.hpp"
 #include "../verbs.hpp"
 
 namespace floe::cli {
@@ -21,6 +23,10 @@ awaitable<int> cmd_rm(context& x) {
   if (!u) co_return usage_error(x, u.error().diag.message);
   if (!x.cl.recursive) {
     if (u->key.empty()) co_return usage_error(x, "the URI names no object (use --recursive for a prefix)");
+    if (x.cl.dryrun) {
+      print_op_line(x, "delete", uri_of(u->bucket, u->key), "");
+      co_return exit_ok;
+    }
     op_trace trace(x, "DeleteObject", "DELETE", u->bucket, std::string_view(u->key));
     result<void> r;
     if (x.cl.if_match.empty()) {
@@ -43,61 +49,31 @@ awaitable<int> cmd_rm(context& x) {
       w.key("errors").begin_array().end_array().end_object();
       write_stdout(w.line());
     } else {
-      write_stdout("delete: " + printable(uri_of(u->bucket, u->key)) + "\n");
+      print_op_line(x, "delete", uri_of(u->bucket, u->key), "");
     }
     co_return exit_ok;
   }
   if (!x.cl.if_match.empty()) co_return usage_error(x, "--if-match applies to one object, not --recursive");
-  std::string const prefix = dir_prefix(u->key);
-  std::string const no_delimiter;
-  auto listed = co_await list_all(x, u->bucket, prefix, no_delimiter);
-  if (!listed) co_return fail(x, listed.error(), "ListObjectsV2", resource_of(u->bucket, prefix));
-  std::vector<std::string> keys;
-  keys.reserve(listed->objects.size());
-  for (auto const& o : listed->objects) keys.push_back(o.key);
-  s3::delete_objects_result res;
-  if (!keys.empty()) {
-    op_trace trace(x, "DeleteObjects", "POST", u->bucket, std::nullopt);
-    auto r = co_await x.c.async_delete_objects(u->bucket, keys);
-    trace.done(r);
-    if (!r) co_return fail(x, r.error(), "DeleteObjects", resource_of(u->bucket, prefix));
-    res = std::move(*r);
-  }
-  for (auto const& f : res.errors) {
-    error e(errc::service_error);
-    e.diag.code = f.code;
-    e.diag.message = f.message;
-    report_error(x.g, e, "DeleteObjects", resource_of(u->bucket, f.key));
-  }
-  // A batch failed after others ran: the keys deleted so far are printed
-  // below, the error that stopped it is reported and decides the exit code.
-  int const stopped = res.complete() ? exit_ok : fail(x, res.failure, "DeleteObjects", resource_of(u->bucket, prefix));
+  delete_tally tally;
+  int const rc = co_await remove_prefix(x, u->bucket, dir_prefix(u->key), tally);
   if (x.g.json) {
     json_writer w;
-    w.begin_object().key("deleted").begin_array();
-    for (auto const& k : res.deleted) w.value(k);
-    w.end_array().key("errors").begin_array();
-    for (auto const& f : res.errors)
-      w.begin_object().field("key", f.key).field("code", f.code).field("message", f.message).end_object();
-    // Keys a failed batch left: in the failed request or never sent.
-    w.end_array().key("not_done").begin_array();
-    for (auto const& k : res.not_done) w.value(k);
-    w.end_array().end_object();
+    w.begin_object();
+    write_tally_fields(x, w, tally);
+    w.end_object();
     write_stdout(w.line());
-  } else {
-    std::string s;
-    for (auto const& k : res.deleted) s += "delete: " + printable(uri_of(u->bucket, k)) + "\n";
-    write_stdout(s);
   }
-  if (stopped != exit_ok) co_return stopped;
-  co_return res.errors.empty() ? exit_ok : exit_error;
+  co_return rc;
 }
 
 constexpr option_spec recursive{"recursive", 'r', "", "delete every key under the prefix",
                                 set_flag<&command_line::recursive>};
 constexpr option_spec if_match{"if-match", 0, "ETAG", "delete only if the object's ETag is ETAG (else exit 3)",
                                set_if_match};
-constexpr option_spec const* rm_options[] = {&recursive, &if_match};
+constexpr option_spec const* rm_options[] = {&recursive,     &if_match,     &exclude_option,         &include_option,
+                                             &dryrun_option, &quiet_option, &only_show_errors_option};
+
+result<void> check_rm(command_line const& cl) { return check_output_and_filters(cl, cl.recursive); }
 
 constexpr verb_spec rm_verbs[] = {
     {.name = "rm",
@@ -106,8 +82,10 @@ constexpr verb_spec rm_verbs[] = {
      .operands = "s3://BUCKET/KEY|PREFIX",
      .summary = "delete",
      .description = "Deletes an object (a missing key is not an error: S3 answers 204), or with\n"
-                    "--recursive every key under the prefix (DeleteObjects, 1000 at a time).\n",
+                    "--recursive every key under the prefix (DeleteObjects, a listing page of up\n"
+                    "to 1000 at a time).\n",
      .options = rm_options,
+     .check = check_rm,
      .run = cmd_rm},
 };
 
