@@ -9,11 +9,13 @@
 #define FLOE_SOURCE 1
 
 #include <floe/impl/error.ipp>
+#include <floe/impl/environment.ipp>
 #include <floe/sigv4/impl/all.ipp>
 #include <floe/xml/impl/all.ipp>
 #include <floe/json/impl/all.ipp>
 #include <floe/errors/impl/all.ipp>
 #include <floe/retry/impl/all.ipp>
+#include <floe/endpoints/impl/all.ipp>
 #include <floe/http/impl/all.ipp>
 #include <floe/credentials/impl/all.ipp>
 #include <floe/s3/impl/all.ipp>
