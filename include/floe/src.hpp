@@ -18,6 +18,7 @@
 #include <floe/endpoints/impl/all.ipp>
 #include <floe/http/impl/all.ipp>
 #include <floe/credentials/impl/all.ipp>
+#include <floe/service/impl/all.ipp>
 #include <floe/s3/impl/all.ipp>
 #include <floe/sts/impl/all.ipp>
 #include <floe/sqs/impl/all.ipp>

@@ -1,0 +1,3 @@
+#pragma once
+#include <floe/service/impl/diagnostics.ipp>
+#include <floe/service/impl/protocol.ipp>
