@@ -1,3 +1,4 @@
 #pragma once
 #include <floe/service/impl/diagnostics.ipp>
 #include <floe/service/impl/protocol.ipp>
+#include <floe/service/impl/request_machine.ipp>
