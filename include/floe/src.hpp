@@ -18,9 +18,11 @@
 #include <floe/endpoints/impl/all.ipp>
 #include <floe/http/impl/all.ipp>
 #include <floe/credentials/impl/all.ipp>
+#include <floe/session/impl/all.ipp>
 #include <floe/service/impl/all.ipp>
 #include <floe/s3/impl/all.ipp>
 #include <floe/sts/impl/all.ipp>
+#include <floe/providers/impl/all.ipp>
 #include <floe/sqs/impl/all.ipp>
 #include <floe/refresh/impl/all.ipp>
 #include <floe/watch/impl/all.ipp>
