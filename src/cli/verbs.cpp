@@ -6,7 +6,7 @@ namespace floe::cli {
 
 namespace verbs {
 // Each defined in verbs/NAME.cpp.
-extern family const ls, cp, rm, stat, put, presign, bucket, whoami;
+extern family const ls, cp, rm, stat, put, presign, bucket, whoami, sqs;
 }  // namespace verbs
 
 namespace {
@@ -14,6 +14,7 @@ namespace {
 // In the order `floe --help` lists them.
 constexpr family const* registry[] = {
     &verbs::ls, &verbs::cp, &verbs::rm, &verbs::stat, &verbs::put, &verbs::presign, &verbs::bucket, &verbs::whoami,
+    &verbs::sqs,
 };
 
 }  // namespace
