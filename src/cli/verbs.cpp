@@ -7,7 +7,7 @@ namespace floe::cli {
 namespace verbs {
 // Each defined in verbs/NAME.cpp.
 extern family const ls, cp, mv, sync, rm, stat, put, presign, bucket, whoami;
-extern family const ledger;
+extern family const ledger, sqs;
 }  // namespace verbs
 
 namespace {
@@ -26,6 +26,7 @@ constexpr family const* registry[] = {
     &verbs::bucket,  // mb, rb
     &verbs::whoami,  //
     &verbs::ledger,  // ledger init|add|log|ls|verify
+    &verbs::sqs,     // sqs create|url|attrs|purge|send|receive|delete
 };
 
 }  // namespace
