@@ -51,6 +51,14 @@ struct command_line {
   unsigned concurrency = 8;
   bool verbose = false;  // -v / --verbose: whoami adds source, generation, expiry
   std::string writer;    // ledger init/add --writer: empty, the host name and pid
+  // watch
+  std::string queue;                        // --queue: a URL or a name
+  std::string ledger;                       // --ledger s3://BUCKET[/PREFIX]
+  std::string exec;                         // --exec CMD
+  bool jsonl = false;                       // --jsonl
+  std::string metrics;                      // --metrics ADDRESS:PORT
+  std::string log_format = "text";          // --log-format text|json
+  std::chrono::seconds visibility{60};      // --visibility-timeout S
 };
 
 /// A usage error (what parsing returns): errc::invalid_argument with the

@@ -7,3 +7,4 @@
 #include <floe/watch/impl/metrics.ipp>
 #include <floe/watch/impl/pattern.ipp>
 #include <floe/watch/impl/visibility.ipp>
+#include <floe/watch/impl/watcher.ipp>
