@@ -79,6 +79,14 @@ struct command_line {
     std::optional<std::chrono::seconds> wait, visibility;
     bool delete_after = false, drain = false, lines = false;
   } sqs;
+  // watch
+  std::string queue;                        // --queue: a URL or a name
+  std::string ledger;                       // --ledger s3://BUCKET[/PREFIX]
+  std::string exec;                         // --exec CMD
+  bool jsonl = false;                       // --jsonl
+  std::string metrics;                      // --metrics ADDRESS:PORT
+  std::string log_format = "text";          // --log-format text|json
+  std::chrono::seconds visibility{60};      // --visibility-timeout S
 };
 
 /// A usage error (what parsing returns): errc::invalid_argument with the

@@ -7,7 +7,7 @@ namespace floe::cli {
 namespace verbs {
 // Each defined in verbs/NAME.cpp.
 extern family const ls, cp, mv, sync, rm, stat, put, presign, bucket, whoami;
-extern family const ledger, sqs;
+extern family const ledger, sqs, watch;
 }  // namespace verbs
 
 namespace {
@@ -27,6 +27,7 @@ constexpr family const* registry[] = {
     &verbs::whoami,  //
     &verbs::ledger,  // ledger init|add|log|ls|verify
     &verbs::sqs,     // sqs create|url|attrs|purge|send|receive|delete
+    &verbs::watch,   // watch: S3 events from SQS into a ledger
 };
 
 }  // namespace
