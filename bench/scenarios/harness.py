@@ -28,6 +28,7 @@ import urllib.request
 
 import list_memory
 import static_binary
+import sync_scenario
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
@@ -127,7 +128,7 @@ def parse_bytes(text):
 # Every scenario in the order of a full run; the rounded ones run once per
 # round (every tool in turn), the others once.
 SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "list-memory", "heal", "static",
-             "ledger")
+             "ledger", "sync")
 ROUNDED = ("sign", "get", "put", "big-get", "big-put")
 
 
@@ -697,7 +698,9 @@ class Harness:
                 "big-get": self.big_get, "big-put": self.big_put, "first-byte": self.first_byte,
                 "memory": self.memory, "list-memory": lambda: list_memory.scenario(self), "heal": self.healing,
                 "static": lambda: static_binary.scenario(self, first_byte_ms, AK, SK),
-                "ledger": self.ledger}
+                "ledger": self.ledger,
+
+                "sync": lambda: sync_scenario.run(self, run, free_port, REPO)}
 
     def run(self, names):
         steps = self.steps()

@@ -106,6 +106,56 @@ def _first(name, rows):
     return out
 
 
+SYNC_PHASES = (("initial", "up to an empty prefix"), ("unchanged", "again, nothing changed"),
+               ("changed", "again, 1% changed"))
+SYNC_PEERS = ("aws s3 sync", "rclone sync")
+
+
+def _sync(name, rows):
+    floe = rows.get("floe sync", {})
+    out = [f"### {name} (moto behind the test proxy, which counts the requests)", "",
+           "| tool | phase | wall s | tool ÷ floe | requests | listing | HEAD | PUT | other | CPU s | peak RSS MiB |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for tool, f in rows.items():
+        if "error" in f:
+            out.append(_err(tool, f))
+            continue
+        for phase, label in SYNC_PHASES:
+            g = lambda k: f.get(f"{phase}_{k}")
+            ratio = _ratio(g("s"), floe.get(f"{phase}_s")) if tool != "floe sync" else "–"
+            out.append(f"| {tool} | {label} | {_num(g('s'), 2)} | {ratio} | {_num(g('requests'))} | "
+                       f"{_num(g('listing'))} | {_num(g('head'))} | {_num(g('put'))} | {_num(g('other'))} | "
+                       f"{_num(g('cpu_s'), 2)} | {_num(g('rss_mib'), 1)} |")
+    return out
+
+
+def sync_targets(r):
+    """Issue 22's: the unchanged sync sends only listings; every phase beats both peers."""
+    name = next((k for k in r["scenarios"] if k.startswith("sync of")), None)
+    if not name:
+        return []
+    rows = r["scenarios"][name]
+    f = rows.get("floe sync", {})
+    out = []
+    req, lst = f.get("unchanged_requests"), f.get("unchanged_listing")
+    if req is None:
+        out.append(("sync, nothing changed: only listing requests", "not measured", "–"))
+    else:
+        out.append(("sync, nothing changed: only listing requests", f"{req:.0f} requests, {lst:.0f} of them listings",
+                    "met" if req == lst else "**missed**"))
+    for phase, label in SYNC_PHASES:
+        mine = f.get(f"{phase}_s")
+        theirs = [(p, rows.get(p, {}).get(f"{phase}_s")) for p in SYNC_PEERS]
+        shown = ", ".join(f"{p} {t:.2f} s" for p, t in theirs if t) or "peers failed"
+        if mine is None or not all(t for _, t in theirs):
+            out.append((f"sync {label}: faster than aws s3 sync and rclone sync", "not measured", "–"))
+            continue
+        ok = all(mine < t for _, t in theirs)
+        out.append((f"sync {label}: faster than aws s3 sync and rclone sync", f"floe {mine:.2f} s; {shown}",
+                    "met" if ok else "**missed**"))
+    return out
+
+
 def _memory(name, rows):
     out = [f"### {name}", "", "| run | peak RSS MiB | CPU s |", "|---|---:|---:|"]
     for tool, f in rows.items():
@@ -223,7 +273,8 @@ def targets(r):
         m = large.get("peak_rss_mib")
         check("ledger (issue 19): process RSS ≤ 64 MiB at 100,000 entries", m, m is not None and m <= 64,
               f"peak {m:.1f} MiB" if m else "")
-    out = ["### Targets (issue 9), same-run ratios", "", "| target | this run | verdict |", "|---|---|---|"]
+    rows += sync_targets(r)
+    out = ["### Targets (issues 9, 19 and 22), same-run ratios", "", "| target | this run | verdict |", "|---|---|---|"]
     out += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     return out
 
@@ -247,6 +298,8 @@ def markdown(r):
             out += _memory(name, rows)
         elif name.startswith("ledger"):
             out += _ledger(name, rows)
+        elif name.startswith("sync of"):
+            out += _sync(name, rows)
         elif name.startswith("healing"):
             f = rows.get("floe", {})
             out += ["### Healing after a credential revocation (web identity, test proxy in front of moto)", ""]

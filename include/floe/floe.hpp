@@ -41,3 +41,6 @@
 #include <floe/s3/list_pager.hpp>
 #include <floe/s3/replies.hpp>
 #include <floe/s3/update.hpp>
+
+#include <floe/sqs/client.hpp>
+#include <floe/sqs/protocol.hpp>

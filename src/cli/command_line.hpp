@@ -7,14 +7,19 @@
 //   parse.cpp      parsing (pure); help.cpp the help texts
 //   options.hpp    how an option is described; the global ones
 //   verbs.hpp      how a verb is described; the registry of families
-//   verbs/*.cpp    one family of verbs per file (ls; cp and cat; ...)
+//   verbs/*.cpp    one family of verbs per file (ls; cp and cat; sync; ...)
 //   commands.cpp   runs the verb the command line names
+//   transfer.hpp   one object up, down or across; tree_transfer.hpp many
+//                  (cp --recursive, sync, mv), walked as tree_source.hpp
 //   the rest       what the verbs share, one concern a file
+
+#include "filters.hpp"
 
 #include <floe/error.hpp>
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,10 +57,41 @@ struct command_line {
   std::string if_match;
   std::string if_none_match;
   std::string method = "GET";
+  bool no_guess_mime_type = false;
   std::vector<std::pair<std::string, std::string>> metadata;
   std::chrono::seconds expires{3600};
+  bool expires_given = false;  // --expires or --expires-in seen (not both)
   unsigned concurrency = 8;
   bool verbose = false;  // -v / --verbose: whoami adds source, generation, expiry
+  std::string writer;    // ledger init/add --writer: empty, the host name and pid
+  // Many objects (cp --recursive, sync, mv, rm --recursive).
+  std::vector<filter_rule> filters;  // --exclude / --include, in the order given
+  bool dryrun = false;
+  bool quiet = false;             // no operation lines, no errors: the exit code says
+  bool only_show_errors = false;  // no operation lines
+  // sync
+  bool delete_removed = false;  // --delete
+  bool exact_timestamps = false;
+  bool size_only = false;
+  // ls
+  bool human_readable = false;
+  bool summarize = false;
+  // rb
+  bool force = false;
+  // floe sqs (verbs/sqs.cpp)
+  struct sqs_options {
+    std::uint64_t max = 0;  // receive --max: 0 when not given
+    std::optional<std::chrono::seconds> wait, visibility;
+    bool delete_after = false, drain = false, lines = false;
+  } sqs;
+  // watch
+  std::string queue;                        // --queue: a URL or a name
+  std::string ledger;                       // --ledger s3://BUCKET[/PREFIX]
+  std::string exec;                         // --exec CMD
+  bool jsonl = false;                       // --jsonl
+  std::string metrics;                      // --metrics ADDRESS:PORT
+  std::string log_format = "text";          // --log-format text|json
+  std::chrono::seconds visibility{60};      // --visibility-timeout S
 };
 
 /// A usage error (what parsing returns): errc::invalid_argument with the

@@ -20,7 +20,7 @@ int fail(context& x, error e, std::string_view operation, std::string_view resou
   // After a SIGINT or SIGTERM, what it cancelled is no news: the process
   // says it was interrupted, once, and exits 128 + the signal.
   if (interrupted() != 0 && e.code == boost::asio::error::operation_aborted) return exit_error;
-  report_error(x.g, e, operation, resource);
+  if (!x.cl.quiet) report_error(x.g, e, operation, resource);
   int const rc = exit_code_for(e);
   if (x.errors != nullptr) {
     if (e.diag.operation.empty()) e.diag.operation = std::string(operation);

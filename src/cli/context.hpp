@@ -24,15 +24,21 @@ struct context {
   s3::client& c;
   command_line const& cl;
   global_options const& g;
-  // cp --recursive: every failure, for the --json document's "errors".
+  // Trees (cp --recursive, sync, mv): every failure, for the --json
+  // document's "errors".
   std::vector<error>* errors = nullptr;
+  // put: an upload alone prints its ETag (not "upload: ... to ...").
+  bool print_etag = false;
+  // Many objects at once (tree_transfer): no progress bars.
+  bool many = false;
 };
 
 /// Reports a usage error of the verb being run; returns exit_usage.
 int usage_error(context& x, std::string_view message);
 
-/// Reports `e`, naming `operation` and `resource` when it does not, and
-/// returns its exit code; keeps it in x.errors when that is set.
+/// Reports `e` (not under --quiet), naming `operation` and `resource` when
+/// it does not, and returns its exit code; keeps it in x.errors when that
+/// is set.
 int fail(context& x, error e, std::string_view operation, std::string_view resource);
 
 /// A failed system call (errno `err`) as an error saying what was being done.

@@ -10,13 +10,16 @@
 namespace floe::cli {
 
 boost::asio::awaitable<int> copy_one(context& x, std::string const& sb, std::string const& sk, std::string const& db,
-                                     std::string const& dk, transfer_record* rec) {
-  bool const quiet = rec != nullptr;
+                                     std::string const& dk, copy_source const* src, transfer_record* rec) {
   s3::copy_params p;
   p.source_bucket = sb;
   p.source_key = sk;
   p.bucket = db;
   p.key = dk;
+  if (src != nullptr) {
+    p.source_if_match = src->etag;
+    p.source_size = src->size;
+  }
   op_trace trace(x, "CopyObject", "PUT", db, std::string_view(dk));
   auto r = co_await x.c.async_copy_object(p);
   trace.done(r);
@@ -24,17 +27,12 @@ boost::asio::awaitable<int> copy_one(context& x, std::string const& sb, std::str
   if (rec != nullptr) {
     rec->ok = true;
     rec->etag = r->etag;
-  }
-  if (x.g.json) {
-    if (rec == nullptr) {
-      json_writer w;
-      w.begin_object().field("source", uri_of(sb, sk)).field("uri", uri_of(db, dk)).field("etag", r->etag).end_object();
-      write_stdout(w.line());
-    }
-  } else if (quiet) {
-    write_stdout("copy: " + printable(uri_of(sb, sk)) + " to " + printable(uri_of(db, dk)) + "\n");
+  } else if (x.g.json) {
+    json_writer w;
+    w.begin_object().field("source", uri_of(sb, sk)).field("uri", uri_of(db, dk)).field("etag", r->etag).end_object();
+    write_stdout(w.line());
   } else {
-    write_stdout(r->etag + "\n");
+    print_op_line(x, "copy", uri_of(sb, sk), uri_of(db, dk));
   }
   co_return exit_ok;
 }

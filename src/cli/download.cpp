@@ -1,5 +1,5 @@
-// Downloads: to a temporary file renamed into place when complete, or to
-// stdout.
+// Downloads: to a temporary file renamed into place when complete (its
+// directory made first when missing), or to stdout.
 
 #include "transfer.hpp"
 
@@ -10,20 +10,76 @@
 #include "s3_uri.hpp"
 #include "temp_file.hpp"
 
+#include <floe/retry/clock_skew.hpp>
+
 #include <cerrno>
 #include <cstdio>
+#include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace floe::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Makes the missing directories above `file`; `made` receives them, the
+// deepest last, so that a download that fails can take them away again.
+result<void> make_parents(std::string const& file, std::vector<fs::path>& made) {
+  fs::path dir = fs::path(file).parent_path();
+  std::vector<fs::path> missing;
+  std::error_code ec;
+  while (!dir.empty() && !fs::exists(dir, ec)) {
+    missing.push_back(dir);
+    dir = dir.parent_path();
+  }
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
+    if (!fs::create_directory(*it, ec) && ec)
+      return system_error_of(ec.value(), "cannot create the directory " + it->string());
+    made.push_back(*it);
+  }
+  return {};
+}
+
+// Gives the file the object's modification time (an HTTP date).
+void set_mtime(std::string const& file, std::string_view last_modified) {
+  auto t = retry::parse_http_date(last_modified);
+  if (!t) return;
+  struct timespec times[2];
+  times[0].tv_sec = 0;
+  times[0].tv_nsec = UTIME_OMIT;
+  times[1].tv_sec = static_cast<time_t>(t->time_since_epoch().count());
+  times[1].tv_nsec = 0;
+  ::utimensat(AT_FDCWD, file.c_str(), times, 0);
+}
+
+}  // namespace
 
 boost::asio::awaitable<int> download_one(context& x, std::string const& bucket, std::string const& key,
                                          std::string const& local, bool quiet, transfer_record* rec) {
   std::string const resource = resource_of(bucket, key);
   std::string const uri = uri_of(bucket, key);
   bool const to_stdout = local == "-";
+  std::vector<fs::path> made_dirs;
+  // Alone, a failed download takes away the directories it made (after the
+  // temporary file, declared below, is gone); in a tree another download
+  // may be using them.
+  struct undo_dirs {
+    std::vector<fs::path>& dirs;
+    bool keep;
+    ~undo_dirs() {
+      std::error_code ec;
+      if (!keep)
+        for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) fs::remove(*it, ec);
+    }
+  } undo{made_dirs, rec != nullptr};
   temp_file tmp;
   if (!to_stdout) {
+    auto parents = make_parents(local, made_dirs);
+    if (!parents) co_return fail(x, parents.error(), "GetObject", resource);
     auto made = make_temp(tmp, local);
     if (!made) co_return fail(x, made.error(), "GetObject", resource);
   }
@@ -74,21 +130,20 @@ boost::asio::awaitable<int> download_one(context& x, std::string const& bucket, 
     if (::rename(tmp.path.c_str(), local.c_str()) != 0)
       co_return fail(x, system_error_of(errno, "renaming " + tmp.path + " to " + local), "GetObject", resource);
     tmp.keep = true;
+    undo.keep = true;
+    set_mtime(local, r->info.last_modified);
   }
   if (rec != nullptr) {
     rec->ok = true;
     rec->size = r->info.size;
     rec->etag = r->info.etag;
-  }
-  if (x.g.json && !to_stdout) {
-    if (rec == nullptr) {
-      json_writer w;
-      w.begin_object().field("uri", uri).field("file", local).field("size", r->info.size);
-      w.field("etag", r->info.etag).end_object();
-      write_stdout(w.line());
-    }
-  } else if (quiet && !to_stdout) {
-    write_stdout("download: " + printable(uri) + " to " + printable(local) + "\n");
+  } else if (x.g.json && !to_stdout) {
+    json_writer w;
+    w.begin_object().field("uri", uri).field("file", local).field("size", r->info.size);
+    w.field("etag", r->info.etag).end_object();
+    write_stdout(w.line());
+  } else if (!to_stdout) {
+    print_op_line(x, "download", uri, shown_endpoint(local));
   }
   co_return exit_ok;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // A listing read a page at a time (ls, rm --recursive, and the S3 side of
-// cp --recursive): what is under a prefix is never held whole
+// cp --recursive, sync and mv): what is under a prefix is never held whole
 // (s3::list_pager underneath).
 
 #include "context.hpp"

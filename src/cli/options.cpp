@@ -3,6 +3,8 @@
 
 #include "options.hpp"
 
+#include "metadata_arg.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -115,22 +117,7 @@ constexpr option_spec const* globals[] = {
     &debug_option,           &help_option,         &version_option,
 };
 
-bool is_token_char(char c) {
-  auto u = static_cast<unsigned char>(c);
-  if (u >= '0' && u <= '9') return true;
-  if ((u | 0x20) >= 'a' && (u | 0x20) <= 'z') return true;
-  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
-result<void> set_metadata(command_line& cl, std::string_view value) {
-  auto eq = value.find('=');
-  if (eq == std::string_view::npos || eq == 0) return usage("--metadata takes NAME=VALUE");
-  auto name = value.substr(0, eq);
-  if (!std::all_of(name.begin(), name.end(), is_token_char))
-    return usage("--metadata: the name must be letters, digits or !#$%&'*+-.^_`|~");
-  cl.metadata.emplace_back(std::string(name), std::string(value.substr(eq + 1)));
-  return {};
-}
+result<void> set_metadata(command_line& cl, std::string_view value) { return parse_metadata_arg(value, cl.metadata); }
 
 }  // namespace
 
@@ -159,10 +146,12 @@ result<void> set_if_none_match(command_line& cl, std::string_view value) {
   return {};
 }
 
-option_spec const content_type_option{"content-type", 0, "TYPE", "Content-Type of uploaded objects",
-                                      set_text<&command_line::content_type>};
-option_spec const metadata_option{"metadata", 0, "NAME=VAL", "user metadata (x-amz-meta-NAME), repeatable",
-                                  set_metadata};
+option_spec const content_type_option{
+    "content-type", 0, "TYPE", "Content-Type of uploaded objects (else guessed from the\nfile's name)",
+    set_text<&command_line::content_type>};
+option_spec const metadata_option{
+    "metadata", 0, "N=V[,N=V]",
+    "user metadata (x-amz-meta-N), repeatable; a value holding ','\nneeds the JSON form '{\"N\": \"a,b\"}'", set_metadata};
 option_spec const no_progress_option{"no-progress", 0, "", "no progress bar", set_flag<&command_line::no_progress>};
 
 }  // namespace floe::cli

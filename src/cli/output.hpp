@@ -22,6 +22,14 @@ enum exit_code : int {
   exit_not_found = 4,
 };
 
+/// Of two exit codes, the first error's, preferring a plain error over the
+/// rest (the exit code of many objects).
+inline int worse(int a, int b) {
+  if (a == exit_ok) return b;
+  if (b == exit_error) return b;
+  return a;
+}
+
 /// `s` for a terminal: C0 control characters, DEL, the C1 controls
 /// (U+0080..U+009F, as UTF-8) and bytes that are not UTF-8 as \xNN each;
 /// the rest (text in UTF-8) as is.

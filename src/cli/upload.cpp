@@ -113,10 +113,10 @@ std::string put_json(std::string_view uri, s3::put_result const& r) {
 
 awaitable<int> upload_one(context& x, std::string const& local, std::string const& bucket, std::string const& key,
                           transfer_record* rec) {
-  bool const quiet = rec != nullptr;
   auto ex = co_await asio::this_coro::executor;
   s3::put_params params;
-  params.content_type = x.cl.content_type;
+  // stdin has no name of its own: the key's says what it is.
+  params.content_type = upload_content_type(x, local == "-" ? std::string_view(key) : std::string_view(local));
   params.metadata = x.cl.metadata;
   params.if_match = x.cl.if_match;
   params.if_none_match = x.cl.if_none_match;
@@ -138,7 +138,7 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
   std::string memory;
   temp_file spool;
   std::string const label = "upload " + std::string(local == "-" ? std::string_view("stdin") : base_name(local));
-  bool const show = !quiet && !x.cl.no_progress;
+  bool const show = !x.many && !x.cl.no_progress;
   if (local == "-") {
     // Small input goes up from memory; larger input is spooled to a
     // temporary file so that it can be retried and sent in parts. Its size
@@ -256,15 +256,12 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     rec->ok = true;
     rec->etag = r->etag;
     rec->size = path.empty() ? memory.size() : file_size;
-  }
-  if (rec != nullptr && x.g.json) {
-    // in the recursive copy's document
   } else if (x.g.json) {
     write_stdout(put_json(uri, *r));
-  } else if (quiet) {
-    write_stdout("upload: " + printable(local) + " to " + printable(uri) + "\n");
-  } else {
+  } else if (x.print_etag) {
     write_stdout(r->etag + "\n");
+  } else if (local != "-") {  // a stream's upload prints nothing, as with aws s3
+    print_op_line(x, "upload", shown_endpoint(local), uri);
   }
   co_return exit_ok;
 }

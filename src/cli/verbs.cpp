@@ -6,14 +6,28 @@ namespace floe::cli {
 
 namespace verbs {
 // Each defined in verbs/NAME.cpp.
-extern family const ls, cp, rm, stat, put, presign, bucket, whoami;
+extern family const ls, cp, mv, sync, rm, stat, put, presign, bucket, whoami;
+extern family const ledger, sqs, watch;
 }  // namespace verbs
 
 namespace {
 
 // In the order `floe --help` lists them.
+// One line per family: a new one is a file under verbs/ and a line here.
 constexpr family const* registry[] = {
-    &verbs::ls, &verbs::cp, &verbs::rm, &verbs::stat, &verbs::put, &verbs::presign, &verbs::bucket, &verbs::whoami,
+    &verbs::ls,      //
+    &verbs::cp,      // cp, cat
+    &verbs::mv,      //
+    &verbs::sync,    //
+    &verbs::rm,      //
+    &verbs::stat,    //
+    &verbs::put,     //
+    &verbs::presign, //
+    &verbs::bucket,  // mb, rb
+    &verbs::whoami,  //
+    &verbs::ledger,  // ledger init|add|log|ls|verify
+    &verbs::sqs,     // sqs create|url|attrs|purge|send|receive|delete
+    &verbs::watch,   // watch: S3 events from SQS into a ledger
 };
 
 }  // namespace

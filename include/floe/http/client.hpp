@@ -10,6 +10,7 @@
 #include <floe/config.hpp>
 #include <floe/error.hpp>
 #include <floe/http/client_config.hpp>
+#include <floe/http/exchange.hpp>
 #include <floe/http/message.hpp>
 #include <floe/http/url.hpp>
 #include <floe/result.hpp>
@@ -133,6 +134,8 @@ class client {
  private:
   friend struct detail::client_state;
   friend boost::asio::awaitable<void> detail::run_send_into(client&, endpoint const&, request&, response&, error&);
+  friend boost::asio::awaitable<void> detail::run_exchange(client&, endpoint const&, request&, response&, unsigned,
+                                                           error&, exchange_facts&);
 
   executor_type ex_;
   client_config cfg_;
@@ -146,4 +149,5 @@ class client {
 
 #if defined(FLOE_HEADER_ONLY)
 #include <floe/http/impl/client.ipp>
+#include <floe/http/impl/exchange.ipp>
 #endif

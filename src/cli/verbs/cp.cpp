@@ -1,60 +1,43 @@
 // cp and cat: objects to and from files, stdin and stdout, and between keys.
-// A single object is transfer.hpp's; cp --recursive is recursive_copy.cpp.
+// One object is transfer.hpp's; cp --recursive is tree_transfer.cpp's.
 
 #include "../context.hpp"
+#include "../one_object.hpp"
 #include "../options.hpp"
 #include "../output.hpp"
-#include "../recursive_copy.hpp"
 #include "../s3_uri.hpp"
 #include "../transfer.hpp"
+#include "../transfer_options.hpp"
+#include "../tree_transfer.hpp"
 #include "../verbs.hpp"
-
-#include <filesystem>
 
 namespace floe::cli {
 
 namespace {
 
-namespace fs = std::filesystem;
 using boost::asio::awaitable;
 
 awaitable<int> cmd_cp(context& x) {
-  std::string const& src = x.cl.args[0];
-  std::string const& dst = x.cl.args[1];
-  bool const s3_src = is_s3_uri(src), s3_dst = is_s3_uri(dst);
-  if (!s3_src && !s3_dst) co_return usage_error(x, "one of SRC and DST must be an s3:// URI");
-  if (x.cl.recursive) co_return co_await recursive_copy(x);
-  if (s3_src) {
-    auto s = parse_s3_uri(src);
-    if (!s) co_return usage_error(x, s.error().diag.message);
-    if (s->key.empty() || s->key.back() == '/') co_return usage_error(x, "SRC names no object (use --recursive for a prefix)");
-    if (s3_dst) {
-      auto d = parse_s3_uri(dst);
-      if (!d) co_return usage_error(x, d.error().diag.message);
-      std::string dk = d->key;
-      if (dk.empty() || dk.back() == '/') dk += base_name(s->key);
-      co_return co_await copy_one(x, s->bucket, s->key, d->bucket, dk, nullptr);
-    }
-    std::string local = dst;
-    std::error_code ec;
-    if (local != "-" && (local.back() == '/' || fs::is_directory(local, ec))) {
-      if (local.back() != '/') local += '/';
-      local += base_name(s->key);
-    }
-    co_return co_await download_one(x, s->bucket, s->key, local, false, nullptr);
+  if (x.cl.recursive) co_return co_await transfer_tree(x, tree_verb::cp);
+  auto o = resolve_one_object(x);
+  if (!o) co_return usage_error(x, o.error().diag.message);
+  if (o->dir == one_object::way::copy && (!x.cl.content_type.empty() || !x.cl.metadata.empty()))
+    co_return usage_error(x, "--content-type and --metadata apply to uploads (not to an S3-to-S3 copy yet)");
+  if (x.cl.dryrun) {
+    std::string_view const word = o->dir == one_object::way::upload     ? "upload"
+                                  : o->dir == one_object::way::download ? "download"
+                                                                        : "copy";
+    print_op_line(x, word, shown_endpoint(o->source()), shown_endpoint(o->destination()));
+    co_return exit_ok;
   }
-  auto d = parse_s3_uri(dst);
-  if (!d) co_return usage_error(x, d.error().diag.message);
-  std::string dk = d->key;
-  if (dk.empty() || dk.back() == '/') {
-    if (src == "-") co_return usage_error(x, "DST must name a key when SRC is stdin");
-    dk += base_name(src);
+  switch (o->dir) {
+    case one_object::way::copy:
+      co_return co_await copy_one(x, o->sbucket, o->skey, o->dbucket, o->dkey, nullptr, nullptr);
+    case one_object::way::download:
+      co_return co_await download_one(x, o->sbucket, o->skey, o->local, false, nullptr);
+    case one_object::way::upload: break;
   }
-  if (src != "-") {
-    std::error_code ec;
-    if (fs::is_directory(src, ec)) co_return usage_error(x, "'" + printable(src) + "' is a directory (use --recursive)");
-  }
-  co_return co_await upload_one(x, src, d->bucket, dk, nullptr);
+  co_return co_await upload_one(x, o->local, o->dbucket, o->dkey, nullptr);
 }
 
 awaitable<int> cmd_cat(context& x) {
@@ -65,18 +48,13 @@ awaitable<int> cmd_cat(context& x) {
   co_return co_await download_one(x, u->bucket, u->key, out, true, nullptr);
 }
 
-result<void> set_concurrency(command_line& cl, std::string_view value) {
-  std::uint64_t n = 0;
-  if (!parse_unsigned(value, n) || n < 1 || n > 64) return usage("--concurrency takes 1 to 64");
-  cl.concurrency = static_cast<unsigned>(n);
-  return {};
-}
+result<void> check_cp(command_line const& cl) { return check_output_and_filters(cl, cl.recursive); }
 
 constexpr option_spec recursive{"recursive", 'r', "", "copy a directory or prefix", set_flag<&command_line::recursive>};
-constexpr option_spec concurrency{"concurrency", 0, "N", "objects in flight with --recursive (1-64, default 8)",
-                                  set_concurrency};
-constexpr option_spec const* cp_options[] = {&recursive, &concurrency, &content_type_option, &metadata_option,
-                                             &no_progress_option};
+constexpr option_spec const* cp_options[] = {
+    &recursive,       &concurrency_option,      &exclude_option,      &include_option,
+    &dryrun_option,   &quiet_option,            &only_show_errors_option, &content_type_option,
+    &metadata_option, &no_guess_mime_type_option, &no_progress_option};
 
 constexpr verb_spec cp_verbs[] = {
     {.name = "cp",
@@ -86,8 +64,11 @@ constexpr verb_spec cp_verbs[] = {
      .summary = "copy objects and files",
      .description = "Copies local to S3, S3 to local, or S3 to S3 (server side). '-' is stdin or\n"
                     "stdout. A DST ending in '/' (or an existing directory) receives the source's\n"
-                    "base name. Large files go up in parallel parts. With --recursive, SRC is a\n"
-                    "directory or an S3 prefix and several objects move at once; keys that would\n"
+                    "base name; a download makes the directories it needs. Prints what it did as\n"
+                    "aws s3 does (\"upload: ./f to s3://b/f\"); --json gives the ETag. Large files\n"
+                    "go up in parallel parts; an upload's Content-Type is guessed from the file\n"
+                    "name unless --content-type or --no-guess-mime-type. With --recursive, SRC is\n"
+                    "a directory or an S3 prefix and several objects move at once; keys that would\n"
                     "leave the destination directory ('..' segments, absolute) are refused, and\n"
                     "local entries that are not regular files (fifos, sockets, devices, links to\n"
                     "directories) are skipped, each named on stderr. --json --recursive: one\n"
@@ -95,6 +76,7 @@ constexpr verb_spec cp_verbs[] = {
                     "\"size\", \"etag\"}], \"skipped\": [{\"path\", \"reason\"}], \"errors\": [...],\n"
                     "\"copied\", \"failed\", \"bytes\", \"exit_code\"}, the same in every direction.\n",
      .options = cp_options,
+     .check = check_cp,
      .run = cmd_cp},
     {.name = "cat",
      .min_args = 1,

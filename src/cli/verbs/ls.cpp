@@ -1,16 +1,18 @@
-// ls: the buckets, or the objects under a prefix.
+// ls: the buckets, or the objects under a prefix, as `aws s3 ls` prints
+// them (listing_format.hpp), a page at a time.
 
 #include "../context.hpp"
 #include "../json_writer.hpp"
 #include "../list_pages.hpp"
+#include "../listing_format.hpp"
 #include "../op_trace.hpp"
 #include "../output.hpp"
 #include "../s3_uri.hpp"
+#include "../spill_buffer.hpp"
 #include "../verbs.hpp"
 
-#include <cstdio>
+#include <cstdint>
 #include <string>
-#include <vector>
 
 namespace floe::cli {
 
@@ -38,11 +40,7 @@ awaitable<int> cmd_ls_buckets(context& x) {
     w.end_object();
     out = w.line();
   } else {
-    for (auto const& b : r->buckets) {
-      std::string date = b.creation_date;
-      date.resize(24, ' ');
-      out += printable(date) + " " + printable(b.name) + "\n";
-    }
+    for (auto const& b : r->buckets) out += bucket_line(b.creation_date, b.name);
   }
   if (!write_stdout(out)) co_return exit_error;
   co_return exit_ok;
@@ -53,20 +51,25 @@ awaitable<int> cmd_ls(context& x) {
   auto u = parse_s3_uri(x.cl.args[0]);
   if (!u) co_return usage_error(x, u.error().diag.message);
   // Printed a page at a time, as the pages arrive: a listing is never held
-  // whole. --json streams its objects; the prefixes (one per "directory")
-  // follow them.
-  list_pages pages(x, u->bucket, u->key, x.cl.recursive ? "" : "/");
+  // whole. --json streams its objects; the prefixes (a "directory" each,
+  // any number of them) follow them, kept meanwhile in a spill_buffer.
+  bool const recursive = x.cl.recursive, human = x.cl.human_readable, json = x.g.json;
+  list_pages pages(x, u->bucket, u->key, recursive ? "" : "/");
   s3::list_page page;
+  std::uint64_t objects = 0, bytes = 0, prefixes = 0;
   json_writer w;
-  std::vector<std::string> held_prefixes;
-  bool begun = false;  // --json: part of the document is on stdout
+  spill_buffer held_prefixes;  // --json: the prefixes as JSON values, comma-separated
+  bool begun = false;          // --json: part of the document is on stdout
+  // The rest of the --json document after its objects.
   auto end_document = [&] {
     w.end_array().key("prefixes").begin_array();
-    for (auto const& p : held_prefixes) w.value(p);
-    w.end_array().end_object();
-    return write_stdout(w.take() + "\n");
+    if (!write_stdout(w.take()) || !held_prefixes.write_to_stdout()) return false;
+    std::string tail = "]";
+    if (x.cl.summarize)
+      tail += ",\"total_objects\":" + std::to_string(objects) + ",\"total_size\":" + std::to_string(bytes);
+    return write_stdout(tail + "}\n");
   };
-  if (x.g.json) w.begin_object().field("bucket", u->bucket).field("prefix", u->key).key("objects").begin_array();
+  if (json) w.begin_object().field("bucket", u->bucket).field("prefix", u->key).key("objects").begin_array();
   for (;;) {
     auto more = co_await pages.next(page);
     if (!more) {
@@ -79,33 +82,50 @@ awaitable<int> cmd_ls(context& x) {
     }
     if (!*more) break;
     std::string out;
-    if (x.g.json) {
-      for (auto& p : page.common_prefixes) held_prefixes.push_back(std::move(p));
-      for (auto const& o : page.objects) {
+    prefixes += page.common_prefixes.size();
+    for (auto const& p : page.common_prefixes) {
+      if (!json) {
+        out += prefix_line(p);
+        continue;
+      }
+      std::string value = held_prefixes.empty() ? "" : ",";
+      append_json_string(value, p);
+      if (auto r = held_prefixes.append(value); !r) co_return fail(x, r.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
+    }
+    for (auto const& o : page.objects) {
+      ++objects;
+      bytes += o.size;
+      if (json) {
         w.begin_object().field("key", o.key).field("size", o.size).field("etag", o.etag);
         w.field("last_modified", o.last_modified).field("storage_class", o.storage_class).end_object();
+      } else {
+        out += object_line(o.last_modified, o.size, listed_name(o.key, recursive), human);
       }
+    }
+    if (json) {
       out = w.take();
       begun = true;
-    } else {
-      for (auto const& p : page.common_prefixes) out += std::string(34, ' ') + "PRE " + printable(p) + "\n";
-      for (auto const& o : page.objects) {
-        char size[32];
-        std::snprintf(size, sizeof size, "%12llu", static_cast<unsigned long long>(o.size));
-        std::string lm = o.last_modified;
-        lm.resize(24, ' ');
-        out += lm + " " + size + " " + printable(o.key) + "\n";
-      }
     }
     if (!write_stdout(out)) co_return exit_error;
   }
-  if (x.g.json && !end_document()) co_return exit_error;
+  if (json) {
+    if (!end_document()) co_return exit_error;
+  } else if (x.cl.summarize && !write_stdout(summary_lines(objects, bytes, human))) {
+    co_return exit_error;
+  }
+  // As aws s3 ls: a prefix that matches nothing is not a success, so that
+  // `if floe ls s3://b/p/; then` tests for it (a bare bucket may be empty).
+  if (!u->key.empty() && objects == 0 && prefixes == 0) co_return exit_not_found;
   co_return exit_ok;
 }
 
 constexpr option_spec recursive{"recursive", 'r', "", "every key under the prefix, not grouped at '/'",
                                 set_flag<&command_line::recursive>};
-constexpr option_spec const* ls_options[] = {&recursive};
+constexpr option_spec human_readable{"human-readable", 0, "", "sizes as 1.0 KiB, 3.5 MiB, ...",
+                                     set_flag<&command_line::human_readable>};
+constexpr option_spec summarize{"summarize", 0, "", "end with the number of objects and their total size",
+                                set_flag<&command_line::summarize>};
+constexpr option_spec const* ls_options[] = {&recursive, &human_readable, &summarize};
 
 constexpr verb_spec ls_verbs[] = {
     {.name = "ls",
@@ -116,9 +136,11 @@ constexpr verb_spec ls_verbs[] = {
      .description = "With no bucket ('floe ls' or 'floe ls s3://'): lists the buckets (ListBuckets).\n"
                     "Text: CREATION-DATE NAME; --json: {\"buckets\": [{\"name\", \"creation_date\",\n"
                     "\"region\"}], \"owner\": {\"id\", \"display_name\"}}.\n\n"
-                    "Lists objects under PREFIX. Without --recursive, keys are grouped at '/'\n"
-                    "(shown as PRE lines). Text: LAST-MODIFIED SIZE KEY; --json: one object with\n"
-                    "\"objects\" and \"prefixes\".\n",
+                    "Lists the keys starting with PREFIX, column for column as aws s3 ls: DATE TIME\n"
+                    "(local time) SIZE NAME, where NAME is the part after the last '/' (the whole\n"
+                    "key with --recursive), and, without --recursive, PRE lines for the keys\n"
+                    "grouped at '/'. A PREFIX that matches nothing exits 4. --json: one object with\n"
+                    "\"objects\" (whole keys) and \"prefixes\".\n",
      .options = ls_options,
      .run = cmd_ls},
 };

@@ -41,9 +41,13 @@ awaitable<int> cmd_presign(context& x) {
   co_return exit_ok;
 }
 
+// --expires and aws's name for it, --expires-in: one of them, once.
 result<void> set_expires(command_line& cl, std::string_view value) {
   std::uint64_t n = 0;
-  if (!parse_unsigned(value, n) || n < 1 || n > 604800) return usage("--expires takes seconds, 1 to 604800 (7 days)");
+  if (cl.expires_given) return usage("--expires / --expires-in given twice");
+  cl.expires_given = true;
+  if (!parse_unsigned(value, n) || n < 1 || n > 604800)
+    return usage("--expires / --expires-in takes seconds, 1 to 604800 (7 days)");
   cl.expires = std::chrono::seconds(static_cast<std::int64_t>(n));
   return {};
 }
@@ -58,9 +62,11 @@ result<void> set_method(command_line& cl, std::string_view value) {
 
 constexpr option_spec expires{"expires", 0, "SECONDS", "validity in seconds (default 3600, at most 604800)",
                               set_expires};
+constexpr option_spec expires_in{"expires-in", 0, "SECONDS", "the same as --expires (aws s3 presign's name)",
+                                 set_expires};
 constexpr option_spec method{"method", 0, "METHOD", "the request the URL allows: GET (default), PUT, HEAD or DELETE",
                              set_method};
-constexpr option_spec const* presign_options[] = {&expires, &method};
+constexpr option_spec const* presign_options[] = {&expires, &expires_in, &method};
 
 constexpr verb_spec presign_verbs[] = {
     {.name = "presign",

@@ -6,6 +6,7 @@
 #include "../output.hpp"
 #include "../s3_uri.hpp"
 #include "../transfer.hpp"
+#include "../transfer_options.hpp"
 #include "../verbs.hpp"
 
 namespace floe::cli {
@@ -19,6 +20,7 @@ awaitable<int> cmd_put(context& x) {
   if (!u) co_return usage_error(x, u.error().diag.message);
   if (u->key.empty()) co_return usage_error(x, "the URI names no object");
   std::string const local = x.cl.file.empty() ? std::string("-") : x.cl.file;
+  x.print_etag = true;
   co_return co_await upload_one(x, local, u->bucket, u->key, nullptr);
 }
 
@@ -40,8 +42,10 @@ constexpr option_spec if_match{
     "(x-amz-meta-floe-write-id).\nIf its reply is lost or a 5xx, floe looks (HeadObject): its\nown write there exits 0; "
     "anything else exits 3, saying the\nreply was ambiguous and what is there",
     set_if_match};
-constexpr option_spec const* put_options[] = {
-    &file, &if_none_match, &if_match, &content_type_option, &metadata_option, &no_progress_option};
+constexpr option_spec const* put_options[] = {&file,           &if_none_match,
+                                             &if_match,       &content_type_option,
+                                             &metadata_option, &no_guess_mime_type_option,
+                                             &no_progress_option};
 
 constexpr verb_spec put_verbs[] = {
     {.name = "put",
@@ -50,7 +54,9 @@ constexpr verb_spec put_verbs[] = {
      .operands = "s3://BUCKET/KEY",
      .summary = "stdin or a file to S3",
      .description = "Uploads FILE, or stdin when no --file is given. Prints the new ETag.\n"
-                    "--if-none-match '*' and --if-match exclude each other.\n",
+                    "--if-none-match '*' and --if-match exclude each other. The Content-Type is\n"
+                    "guessed from FILE's name (stdin: the key's) unless --content-type or\n"
+                    "--no-guess-mime-type.\n",
      .options = put_options,
      .check = check_put,
      .run = cmd_put},

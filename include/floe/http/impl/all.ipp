@@ -14,4 +14,5 @@
 #include <floe/http/impl/connect.ipp>
 #include <floe/http/impl/pool.ipp>
 #include <floe/http/impl/outcome.ipp>
+#include <floe/http/impl/exchange.ipp>
 #include <floe/http/impl/client.ipp>

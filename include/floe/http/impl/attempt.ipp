@@ -91,7 +91,8 @@ FLOE_DECL boost::asio::awaitable<void> run_attempt(connection& c, endpoint const
   bool const expect = req.body.type() == body_source::kind::stream && req.body.size() > 0;
   write_head(c, ep, req, expect);
   ++c.uses_;
-  c.watch(cfg.idle_timeout);
+  auto const idle = req.idle_timeout.count() > 0 ? req.idle_timeout : cfg.idle_timeout;
+  c.watch(idle);
   bool const has_body = req.body.type() != body_source::kind::none && req.body.size() > 0;
   if (has_body && req.body.type() == body_source::kind::memory) {
     co_await write_body(c, req, cfg, a);  // the head goes with the first chunk
@@ -109,10 +110,10 @@ FLOE_DECL boost::asio::awaitable<void> run_attempt(connection& c, endpoint const
     if (has_body && !expect) co_await write_body(c, req, cfg, a);
   }
   if (expect) {
-    c.watch(cfg.continue_timeout.count() > 0 ? cfg.continue_timeout : cfg.idle_timeout);
+    c.watch(cfg.continue_timeout.count() > 0 ? cfg.continue_timeout : idle);
     bool const go_on = co_await read_reply(c, req, res, cfg, a, true);
     if (a.ec) co_return;
-    c.watch(cfg.idle_timeout);
+    c.watch(idle);
     if (!go_on) {
       // A final answer before the body (403, redirect, 5xx): the body was not
       // sent, so the connection's framing is unknown to the server. Close it.

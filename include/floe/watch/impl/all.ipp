@@ -1,4 +1,10 @@
 #pragma once
 // Gathers the watch implementation files for src/floe.cpp. One line per header.
+#include <floe/watch/impl/batch.ipp>
+#include <floe/watch/impl/deletion.ipp>
+#include <floe/watch/impl/denial.ipp>
 #include <floe/watch/impl/event.ipp>
+#include <floe/watch/impl/metrics.ipp>
 #include <floe/watch/impl/pattern.ipp>
+#include <floe/watch/impl/visibility.ipp>
+#include <floe/watch/impl/watcher.ipp>

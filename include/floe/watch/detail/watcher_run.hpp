@@ -1,0 +1,226 @@
+#pragma once
+// watcher<Queue>: the receive loop, stopping, back-off waits, visibility
+// extension and health. Included by watch/watcher.hpp (templates).
+
+#include <floe/watch/watcher.hpp>
+
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/deferred.hpp>
+#include <boost/asio/experimental/parallel_group.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
+
+#include <algorithm>
+
+namespace floe::watch {
+
+template <queue_client Queue>
+boost::asio::awaitable<result<void>> watcher<Queue>::run() {
+  namespace asio = boost::asio;
+  count_credentials();
+  auto resolving = q_.async_queue_url(cfg_.queue, asio::use_awaitable);
+  auto url = co_await std::move(resolving);
+  if (!url) co_return url.error();
+  url_ = std::move(*url);
+  auto init = co_await l_.async_init(asio::use_awaitable);
+  if (!init) co_return init.error();
+  log(log_level::info, "started", "watching " + url_ + ", ledger " + l_.location(),
+      {{"queue", url_}, {"ledger", l_.location()}, {"head", std::to_string(l_.head())},
+       {"entries", std::to_string(l_.size())}});
+  while (!stopping_) co_await receive_once();
+  log(log_level::info, "stopped", "stopped", {{"held", std::to_string(keeper_.held())}});
+  co_return result<void>{};
+}
+
+template <queue_client Queue>
+void watcher<Queue>::stop() {
+  if (stopping_) return;
+  stopping_ = true;
+  grace_end_ = clock::now() + cfg_.stop_grace;
+  log(log_level::info, "stopping", in_batch_ ? "stopping: finishing the batch in work" : "stopping");
+  receive_cancel_.emit(boost::asio::cancellation_type::terminal);
+  for (auto* t : sleepers_) t->cancel();
+  wake_.cancel();
+}
+
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::receive_once() {
+  namespace asio = boost::asio;
+  sqs::receive_message_params p;
+  p.queue_url = url_;
+  p.max_messages = cfg_.max_messages;
+  p.wait = cfg_.wait;
+  p.visibility_timeout = cfg_.visibility_timeout;
+  p.system_attribute_names = {"ApproximateReceiveCount"};
+  auto const sent = clock::now();
+  // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
+  auto token = asio::bind_cancellation_slot(receive_cancel_.slot(), asio::use_awaitable);
+  auto receiving = q_.async_call(std::move(p), token);
+  auto r = co_await std::move(receiving);
+  receive_cancel_.slot().clear();
+  if (stopping_) {
+    // Received while stopping: left alone, handed out again after their
+    // visibility timeout.
+    if (r && !r->messages.empty())
+      log(log_level::info, "left", std::to_string(r->messages.size()) + " messages received while stopping left undeleted");
+    co_return;
+  }
+  if (!r) {
+    metrics_.count_error(stage::receive, r.error());
+    auto& gate = is_denial(r.error().code) ? denial_ : trouble_;
+    auto s = gate.on_denied(clock::now(), "ReceiveMessage: " + r.error().what());
+    metrics_.denials = denial_.episodes();
+    if (s.log_line)
+      log(log_level::error, &gate == &denial_ ? "denied" : "receive_failed",
+          gate.reason() + " (retrying in " + std::to_string(s.wait.count()) + " ms, step " + std::to_string(s.number) + ")",
+          {{"stage", "receive"}, {"kind", std::string(error_kind(r.error()))}, {"step", std::to_string(s.number)},
+           {"retry_ms", std::to_string(s.wait.count())}});
+    co_await sleep(s.wait);
+    co_return;
+  }
+  if (denial_.on_success()) log(log_level::info, "access_restored", "access restored: ReceiveMessage succeeded");
+  if (trouble_.on_success()) log(log_level::info, "receive_recovered", "ReceiveMessage succeeded again");
+  for (auto const& rej : r->rejected) {
+    // A body that fails its MD5 is not read: it comes back, and after
+    // maxReceiveCount lands in the dead-letter queue.
+    ++metrics_.messages_received;
+    ++metrics_.messages_kept;
+    error e(errc::checksum_mismatch, rej.reason);
+    metrics_.count_error(stage::receive, e);
+    log(log_level::warning, "corrupt", "message " + rej.message_id + " kept: " + rej.reason,
+        {{"message_id", rej.message_id}});
+  }
+  if (r->messages.empty()) co_return;
+  co_await work_batch(std::move(r->messages), sent);
+}
+
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::sleep(std::chrono::milliseconds d) {
+  namespace asio = boost::asio;
+  if (stopping_ || d <= std::chrono::milliseconds(0)) co_return;
+  asio::steady_timer t(co_await asio::this_coro::executor, d);
+  sleepers_.insert(&t);
+  struct unlist {
+    std::set<asio::steady_timer*>& s;
+    asio::steady_timer* t;
+    ~unlist() { s.erase(t); }
+  } guard{sleepers_, &t};
+  boost::system::error_code ec;
+  co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+}
+
+template <queue_client Queue>
+template <class R, class Op>
+boost::asio::awaitable<R> watcher<Queue>::retry_denied(Op& op, std::string_view what, stage st) {
+  for (;;) {
+    R r = co_await op();
+    if (r) {
+      if (denial_.on_success()) log(log_level::info, "access_restored", "access restored: " + std::string(what) + " succeeded");
+      co_return r;
+    }
+    if (!is_denial(r.error().code) || stopping_) co_return r;
+    metrics_.count_error(st, r.error());
+    auto s = denial_.on_denied(clock::now(), std::string(what) + ": " + r.error().what());
+    metrics_.denials = denial_.episodes();
+    if (s.log_line)
+      log(log_level::error, "denied",
+          denial_.reason() + " (holding " + std::to_string(keeper_.held()) + " messages, retrying in " +
+              std::to_string(s.wait.count()) + " ms, step " + std::to_string(s.number) + ")",
+          {{"stage", std::string(to_string(st))}, {"kind", std::string(error_kind(r.error()))},
+           {"step", std::to_string(s.number)}, {"retry_ms", std::to_string(s.wait.count())}});
+    co_await sleep(s.wait);
+    if (stopping_) co_return r;
+  }
+}
+
+// Runs beside a batch's work: extends what is due, and returns when the
+// grace after stop() is over (which ends the work: see work_batch). Never
+// returns otherwise; it is cancelled when the work ends first.
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::keep_visible() {
+  namespace asio = boost::asio;
+  for (;;) {
+    if (past_grace()) co_return;
+    auto const now = clock::now();
+    auto due = keeper_.next_due();
+    time_point until = due ? *due : time_point::max();
+    if (stopping_) until = std::min(until, grace_end_);
+    if (until > now) {
+      wake_.expires_at(until);
+      boost::system::error_code ec;
+      co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      continue;
+    }
+    co_await extend_due();
+  }
+}
+
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::extend_due() {
+  namespace asio = boost::asio;
+  auto handles = keeper_.due(clock::now());
+  if (handles.empty()) co_return;
+  auto const sent = clock::now();
+  auto p = keeper_.params(url_, handles);
+  auto extending = q_.async_call(std::move(p), asio::use_awaitable);
+  auto r = co_await std::move(extending);
+  if (r) {
+    metrics_.visibility_extensions += keeper_.on_reply(handles, sent, *r);
+    for (auto const& f : r->failed)
+      if (f.code != "ReceiptHandleIsInvalid") {
+        error e(errc::service_error, f.code + ": " + f.message);
+        metrics_.count_error(stage::visibility, e);
+      }
+    if (!r->failed.empty() && r->successful.empty()) co_await sleep(std::chrono::milliseconds(1000));
+    co_return;
+  }
+  keeper_.on_error(handles);
+  metrics_.count_error(stage::visibility, r.error());
+  log(log_level::warning, "visibility_failed", "ChangeMessageVisibilityBatch: " + r.error().what(),
+      {{"kind", std::string(error_kind(r.error()))}});
+  // Not faster than once a second while it fails (a refusal included: the
+  // held messages may then be handed out again, and the ledger keeps that
+  // harmless).
+  co_await sleep(std::chrono::milliseconds(1000));
+}
+
+template <queue_client Queue>
+void watcher<Queue>::count_credentials() {
+  auto c = s3_.credentials_provider().get();
+  if (!c || c->generation == 0) return;
+  if (first_generation_ == 0) first_generation_ = c->generation;
+  if (c->generation > first_generation_)
+    metrics_.credential_refreshes = std::max(metrics_.credential_refreshes, c->generation - first_generation_);
+}
+
+template <queue_client Queue>
+health watcher<Queue>::current_health() {
+  count_credentials();
+  health h;
+  h.messages_held = keeper_.held();
+  h.ledger_head = l_.loaded() ? l_.head() : 0;
+  h.ledger_entries = l_.size();
+  if (denial_.denied()) {
+    h.ok = false;
+    h.reason = "denied: " + denial_.reason();
+  } else if (trouble_.denied()) {
+    h.ok = false;
+    h.reason = "receive failing: " + trouble_.reason();
+  }
+  return h;
+}
+
+template <queue_client Queue>
+void watcher<Queue>::log(log_level lvl, std::string_view event, std::string message,
+                         std::vector<std::pair<std::string_view, std::string>> fields) {
+  if (!hooks_.log) return;
+  log_event e;
+  e.level = lvl;
+  e.event = event;
+  e.message = std::move(message);
+  e.fields = std::move(fields);
+  hooks_.log(std::move(e));
+}
+
+}  // namespace floe::watch

@@ -1,0 +1,206 @@
+#pragma once
+// The watcher: S3 object events from an SQS queue, each new object that
+// matches checked and registered exactly once in a ledger. The thin Asio
+// runner over the pure core (batch.hpp, deletion.hpp, visibility.hpp,
+// denial.hpp, metrics.hpp).
+//
+//   watch::watcher<sqs::client> w(sqs, s3, ledger, cfg, hooks);
+//   auto r = co_await w.run();   // until w.stop()
+//
+// For each received batch: plan it (parse, filter); delete at once the
+// messages that ask for nothing; refresh the ledger; HEAD each object
+// (cfg.head_concurrency at once; If-Match on the event's ETag, so a 412
+// means replaced since, and a 404 deleted since: both settled, skipped);
+// drop those the ledger holds already; run hooks.exec (a failure fails
+// that object only); commit the rest in one commit; only when the commit
+// is confirmed delete the messages whose objects all settled. A failed
+// object keeps only its own messages: they come back after their
+// visibility timeout (and after maxReceiveCount go to the dead-letter
+// queue). While a batch is in work, its messages' visibility is extended
+// before it runs out.
+//
+// At least once, exactly once: hooks.exec runs before the commit, so a
+// crash between the two runs it again when the message comes back; the
+// ledger registers the object once whatever happens. The in-memory ledger
+// is checked before exec, so an object already registered (a message
+// redelivered after its commit) is not run again; one registered by
+// another replica meanwhile is found by the commit.
+//
+// Refusals that outlive the clients' own credential heal: denial.hpp. The
+// refused step is retried after the back-off, the batch stays in work (so
+// nothing new is received) and its visibility keeps being extended.
+//
+// stop(): no new receive (a waiting long poll is cancelled), the batch in
+// work finishes, or after cfg.stop_grace is abandoned with its messages
+// left undeleted; run() then completes. Call it on the watcher's executor.
+//
+// Queue: any type with the sqs::client API (queue_client below), so the
+// real client drops in. Lifetimes: the queue client, the S3 client and the
+// ledger outlive run(). Threading: one executor, one thread or a strand.
+
+#include <floe/error.hpp>
+#include <floe/ledger/ledger.hpp>
+#include <floe/result.hpp>
+#include <floe/s3/client.hpp>
+#include <floe/sqs/batches.hpp>
+#include <floe/sqs/messages.hpp>
+#include <floe/sqs/queue.hpp>
+#include <floe/watch/batch.hpp>
+#include <floe/watch/deletion.hpp>
+#include <floe/watch/denial.hpp>
+#include <floe/watch/metrics.hpp>
+#include <floe/watch/visibility.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/cancellation_signal.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <chrono>
+#include <concepts>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace floe::watch {
+
+/// The queue side a watcher needs: exactly sqs::client's API.
+template <class Q>
+concept queue_client = requires(Q& q, sqs::receive_message_params rp, sqs::delete_message_batch_params dp,
+                                sqs::change_message_visibility_batch_params vp, sqs::queue_ref ref) {
+  { q.async_call(std::move(rp), boost::asio::use_awaitable) }
+      -> std::same_as<boost::asio::awaitable<result<sqs::receive_message_result>>>;
+  { q.async_call(std::move(dp), boost::asio::use_awaitable) }
+      -> std::same_as<boost::asio::awaitable<result<sqs::batch_result>>>;
+  { q.async_call(std::move(vp), boost::asio::use_awaitable) }
+      -> std::same_as<boost::asio::awaitable<result<sqs::batch_result>>>;
+  { q.async_queue_url(ref, boost::asio::use_awaitable) } -> std::same_as<boost::asio::awaitable<result<std::string>>>;
+};
+
+struct watcher_config {
+  sqs::queue_ref queue;
+  /// Which objects to act on. The ledger's location is filled in by the
+  /// watcher from the ledger it is given.
+  std::vector<pattern> patterns;
+  event_limits limits;
+  int max_messages = 10;                         // per receive, 1..10
+  std::chrono::seconds wait{20};                 // long poll, 0..20 s
+  std::chrono::seconds visibility_timeout{60};   // asked for on receive and on every extension
+  unsigned head_concurrency = 8;
+  backoff_config denial_backoff{};               // persisting refusals
+  backoff_config error_backoff{std::chrono::milliseconds(500), std::chrono::milliseconds(30000)};  // failing receives
+  std::chrono::milliseconds stop_grace{8000};    // after stop(): how long the batch in work may still run
+  std::string writer;                            // recorded in commits; empty: the ledger's
+  std::size_t malformed_memory = 10000;          // message ids remembered so a malformed one is logged once
+};
+
+enum class log_level : std::uint8_t { info, warning, error };
+FLOE_DECL std::string_view to_string(log_level l) noexcept;
+
+/// One line's worth of news. Never holds a secret.
+struct log_event {
+  log_level level = log_level::info;
+  std::string_view event;  // a fixed name: "registered", "denied", ...
+  std::string message;     // for people
+  std::vector<std::pair<std::string_view, std::string>> fields;  // for machines
+};
+
+struct watch_hooks {
+  /// Runs for each new object after its HEAD (object.head_* filled); an
+  /// error fails that object. Null: nothing to run.
+  std::function<boost::asio::awaitable<result<void>>(object_work const&)> exec;
+  /// Each object registered by a confirmed commit.
+  std::function<void(object_work const&, std::uint64_t commit)> registered;
+  std::function<void(log_event)> log;
+};
+
+template <queue_client Queue>
+class watcher {
+ public:
+  using clock = std::chrono::steady_clock;
+
+  watcher(Queue& q, s3::client& s3, ledger::ledger& l, watcher_config cfg, watch_hooks hooks)
+      : q_(q), s3_(s3), l_(l), cfg_(std::move(cfg)), hooks_(std::move(hooks)),
+        keeper_(cfg_.visibility_timeout), denial_(cfg_.denial_backoff), trouble_(cfg_.error_backoff),
+        wake_(s3.get_executor()) {
+    filter_.patterns = cfg_.patterns;
+    filter_.limits = cfg_.limits;
+    filter_.ledger_bucket = l.bucket();
+    filter_.ledger_prefix = l.prefix();
+  }
+  watcher(watcher const&) = delete;
+  watcher& operator=(watcher const&) = delete;
+
+  /// Resolves the queue, creates or loads the ledger, then receives and
+  /// works until stop(). Errors: only before the first receive (the queue
+  /// or the ledger cannot be reached); afterwards every failure is logged,
+  /// counted and retried.
+  boost::asio::awaitable<result<void>> run();
+
+  /// Stops receiving; the batch in work finishes or is left within
+  /// cfg.stop_grace. Idempotent.
+  void stop();
+  bool stopping() const noexcept { return stopping_; }
+
+  metrics const& counters() const noexcept { return metrics_; }
+  /// Health for /healthz and the gauges (credential refreshes are read from
+  /// the S3 client's provider here).
+  health current_health();
+  std::string const& queue_url() const noexcept { return url_; }
+
+ private:
+  using time_point = clock::time_point;
+  boost::asio::awaitable<void> receive_once();
+  boost::asio::awaitable<void> work_batch(std::vector<sqs::message> messages, time_point sent);
+  boost::asio::awaitable<void> work_objects();
+  boost::asio::awaitable<void> check_object(std::size_t i);
+  boost::asio::awaitable<void> commit_batch();
+  boost::asio::awaitable<void> delete_messages(std::vector<std::size_t> const& indices, char const* why);
+  boost::asio::awaitable<void> keep_visible();
+  boost::asio::awaitable<void> extend_due();
+  boost::asio::awaitable<void> sleep(std::chrono::milliseconds d);
+  template <class R, class Op>
+  boost::asio::awaitable<R> retry_denied(Op& op, std::string_view what, stage st);
+  void log(log_level lvl, std::string_view event, std::string message,
+           std::vector<std::pair<std::string_view, std::string>> fields = {});
+  void note_malformed(std::size_t m);
+  void count_credentials();
+  bool past_grace() const noexcept { return stopping_ && clock::now() >= grace_end_; }
+
+  Queue& q_;
+  s3::client& s3_;
+  ledger::ledger& l_;
+  watcher_config cfg_;
+  watch_hooks hooks_;
+  object_filter filter_;
+  std::string url_;
+  metrics metrics_;
+  visibility_keeper keeper_;
+  denial_gate denial_;
+  denial_gate trouble_;  // failing receives other than refusals
+  batch batch_;
+  std::vector<bool> deleted_;  // per message of batch_
+  bool in_batch_ = false;
+  bool stopping_ = false;
+  time_point grace_end_{};
+  boost::asio::cancellation_signal receive_cancel_;
+  boost::asio::steady_timer wake_;           // the visibility keeper's; stop() re-arms it
+  std::set<boost::asio::steady_timer*> sleepers_;  // back-off waits stop() cuts short
+  std::set<std::string> malformed_seen_;
+  std::deque<std::string> malformed_order_;
+  std::uint64_t first_generation_ = 0;
+};
+
+}  // namespace floe::watch
+
+#include <floe/watch/detail/watcher_run.hpp>
+#include <floe/watch/detail/watcher_batch.hpp>
+
+#if defined(FLOE_HEADER_ONLY)
+#include <floe/watch/impl/watcher.ipp>
+#endif

@@ -1,0 +1,166 @@
+// The two kinds of tree: an S3 prefix read page by page, a local directory
+// read one level at a time in S3's order.
+
+#include "tree_source.hpp"
+
+#include "list_pages.hpp"
+#include "listing_format.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <sys/stat.h>
+#include <vector>
+
+namespace floe::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class s3_source final : public tree_source {
+ public:
+  s3_source(context& x, std::string bucket, std::string prefix) : pages_(x, std::move(bucket), std::move(prefix), "") {}
+
+  boost::asio::awaitable<result<bool>> next(tree_entry& out) override {
+    for (;;) {
+      while (at_ < page_.objects.size()) {
+        auto& o = page_.objects[at_++];
+        std::string_view rel = std::string_view(o.key).substr(pages_.prefix().size());
+        if (rel.empty() || (rel.back() == '/' && o.size == 0)) continue;  // the prefix itself, a directory marker
+        out.rel = std::string(rel);
+        out.size = o.size;
+        out.mtime = epoch_of_iso8601(o.last_modified).value_or(0);
+        out.etag = std::move(o.etag);
+        co_return true;
+      }
+      at_ = 0;
+      auto more = co_await pages_.next(page_);
+      if (!more) co_return more.error();
+      if (!*more) co_return false;
+    }
+  }
+
+ private:
+  list_pages pages_;
+  s3::list_page page_;
+  std::size_t at_ = 0;
+};
+
+// Why a directory entry is not sent: `own` is the entry itself, `target`
+// what a link points to.
+std::string not_regular_reason(fs::file_status own, fs::file_status target) {
+  auto kind = [](fs::file_type t) -> std::string {
+    switch (t) {
+      case fs::file_type::directory: return "a directory";
+      case fs::file_type::fifo: return "a fifo";
+      case fs::file_type::socket: return "a socket";
+      case fs::file_type::block: return "a block device";
+      case fs::file_type::character: return "a character device";
+      case fs::file_type::not_found: return "nothing (broken)";
+      default: return "an unknown kind of file";
+    }
+  };
+  if (fs::is_symlink(own)) return "a symbolic link to " + kind(target.type());
+  return kind(own.type());
+}
+
+class local_source final : public tree_source {
+ public:
+  local_source(std::string dir, skipped_fn skipped) : root_(std::move(dir)), skipped_(std::move(skipped)) {
+    if (!root_.empty() && root_.back() != '/') root_ += '/';
+  }
+
+  boost::asio::awaitable<result<bool>> next(tree_entry& out) override {
+    if (!started_) {
+      started_ = true;
+      auto opened = open_level("");
+      if (!opened) co_return opened.error();
+    }
+    while (!levels_.empty()) {
+      auto& lv = levels_.back();
+      if (lv.at == lv.names.size()) {
+        levels_.pop_back();
+        continue;
+      }
+      auto const& item = lv.names[lv.at++];
+      std::string rel = lv.rel + item.name;
+      if (item.directory) {
+        auto opened = open_level(rel + "/");
+        if (!opened) co_return opened.error();
+        continue;
+      }
+      std::string const path = root_ + rel;
+      std::error_code ec;
+      auto const own = fs::symlink_status(path, ec);
+      auto const target = fs::status(path, ec);
+      struct ::stat st {};
+      if (!fs::is_regular_file(target) || ::stat(path.c_str(), &st) != 0) {
+        if (skipped_) skipped_(path, not_regular_reason(own, target));
+        continue;
+      }
+      out.rel = std::move(rel);
+      out.size = static_cast<std::uint64_t>(st.st_size);
+      out.mtime = static_cast<std::int64_t>(st.st_mtim.tv_sec);
+      out.etag.clear();
+      co_return true;
+    }
+    co_return false;
+  }
+
+ private:
+  struct name {
+    std::string name;
+    bool directory = false;
+    // What orders it: a directory sorts as "name/", so that "a.txt" comes
+    // before everything in "a/" as "a.txt" < "a/b" in a listing.
+    std::string order;
+  };
+  struct level {
+    std::string rel;  // "" or "sub/dir/"
+    std::vector<name> names;
+    std::size_t at = 0;
+  };
+
+  result<void> open_level(std::string rel) {
+    level lv;
+    lv.rel = std::move(rel);
+    std::string const dir = root_ + lv.rel;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      name n;
+      n.name = it->path().filename().string();
+      std::error_code sec;
+      n.directory = fs::is_directory(it->symlink_status(sec));
+      n.order = n.directory ? n.name + "/" : n.name;
+      lv.names.push_back(std::move(n));
+    }
+    if (ec) return system_error_of(ec.value(), "reading " + dir);
+    std::sort(lv.names.begin(), lv.names.end(), [](name const& a, name const& b) { return a.order < b.order; });
+    levels_.push_back(std::move(lv));
+    return {};
+  }
+
+  std::string root_;
+  skipped_fn skipped_;
+  std::vector<level> levels_;
+  bool started_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<tree_source> s3_tree(context& x, std::string bucket, std::string prefix) {
+  return std::make_unique<s3_source>(x, std::move(bucket), std::move(prefix));
+}
+
+std::unique_ptr<tree_source> local_tree(std::string dir, skipped_fn skipped) {
+  return std::make_unique<local_source>(std::move(dir), std::move(skipped));
+}
+
+std::string local_path_of(std::string const& dir, std::string const& rel) {
+  if (dir.empty()) return rel;
+  if (dir.back() == '/') return dir + rel;
+  return dir + "/" + rel;
+}
+
+}  // namespace floe::cli

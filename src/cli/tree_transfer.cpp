@@ -1,0 +1,307 @@
+// cp --recursive, sync and mv --recursive: two trees walked side by side,
+// the transfers started as the walk finds them.
+
+#include "tree_transfer.hpp"
+
+#include "delete_batch.hpp"
+#include "filters.hpp"
+#include "interrupt.hpp"
+#include "job_pool.hpp"
+#include "json_writer.hpp"
+#include "move_source.hpp"
+#include "output.hpp"
+#include "s3_uri.hpp"
+#include "shown_path.hpp"
+#include "transfer.hpp"
+#include "tree_source.hpp"
+
+#include <boost/asio/this_coro.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <optional>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace floe::cli {
+
+namespace fs = std::filesystem;
+using boost::asio::awaitable;
+
+namespace {
+
+enum class tree_side { source, destination };
+
+struct side {
+  bool s3 = false;
+  std::string bucket, prefix;  // S3: the prefix as a folder ("" or ending in '/')
+  std::string dir;             // local
+  std::string uri_or_path(std::string const& rel) const {
+    return s3 ? uri_of(bucket, prefix + rel) : local_path_of(dir, rel);
+  }
+};
+
+result<side> side_of(std::string const& arg) {
+  side s;
+  if (!is_s3_uri(arg)) {
+    s.dir = arg;
+    return s;
+  }
+  auto u = parse_s3_uri(arg);
+  if (!u) return u.error();
+  s.s3 = true;
+  s.bucket = std::move(u->bucket);
+  s.prefix = dir_prefix(std::move(u->key));
+  return s;
+}
+
+// A key's path below a prefix as a relative local path, or nullopt when it
+// cannot safely be one (it would leave the directory).
+std::optional<std::string> safe_relative(std::string_view rel) {
+  if (rel.empty() || rel.front() == '/' || rel.back() == '/') return std::nullopt;
+  if (rel.find('\0') != std::string_view::npos) return std::nullopt;
+  std::string_view rest = rel;
+  while (true) {
+    auto slash = rest.find('/');
+    auto seg = rest.substr(0, slash);
+    if (seg == ".." || seg == "." || seg.empty()) return std::nullopt;
+    if (slash == std::string_view::npos) break;
+    rest.remove_prefix(slash + 1);
+  }
+  return std::string(rel);
+}
+
+struct run {
+  run(context& cx, tree_verb v, side s, side d) : x(cx), verb(v), src(std::move(s)), dst(std::move(d)) {}
+  context& x;
+  tree_verb verb;
+  side src, dst;
+  compare_mode mode = compare_mode::size_and_time;
+  std::deque<transfer_record> records;  // --json: each object's (stable addresses)
+  std::vector<std::pair<std::string, std::string>> skipped;
+  std::vector<error> errors;
+  delete_tally deletes;                    // sync --delete
+  std::vector<std::string> local_deleted;  // sync --delete of local files
+  std::vector<std::string> batch;          // S3 keys waiting for a DeleteObjects
+  std::uint64_t unchanged = 0;
+
+  std::string_view word() const {
+    if (verb == tree_verb::mv) return "move";
+    return src.s3 ? (dst.s3 ? "copy" : "download") : "upload";
+  }
+};
+
+// One entry copied (and, for mv, its source removed).
+awaitable<int> transfer_entry(run& st, tree_entry const& e) {
+  context& x = st.x;
+  transfer_record scratch;
+  transfer_record* rec = x.g.json ? &st.records.emplace_back() : &scratch;
+  rec->source = st.src.uri_or_path(e.rel);
+  rec->destination = st.dst.uri_or_path(e.rel);
+  rec->size = e.size;
+  std::string const from = shown_endpoint(rec->source), to = shown_endpoint(rec->destination);
+  if (x.cl.dryrun) {
+    rec->ok = true;
+    print_op_line(x, st.word(), from, to);
+    co_return exit_ok;
+  }
+  bool const moving = st.verb == tree_verb::mv;
+  std::string const skey = st.src.prefix + e.rel, dkey = st.dst.prefix + e.rel;
+  int rc = exit_ok;
+  if (st.src.s3 && st.dst.s3) {
+    // A move copies exactly the version listed, and deletes only that.
+    copy_source cs{moving ? e.etag : std::string(), e.size};
+    rc = co_await copy_one(x, st.src.bucket, skey, st.dst.bucket, dkey, &cs, rec);
+    if (rc == exit_ok && moving) rc = co_await remove_moved_object(x, st.src.bucket, skey, e.etag);
+  } else if (st.src.s3) {
+    rc = co_await download_one(x, st.src.bucket, skey, rec->destination, true, rec);
+    if (rc == exit_ok && moving) rc = co_await remove_moved_object(x, st.src.bucket, skey, rec->etag);
+  } else {
+    file_stamp before;
+    if (moving) {
+      auto s = stamp_of(rec->source);
+      if (!s) co_return fail(x, s.error(), "PutObject", rec->source);
+      before = *s;
+    }
+    rc = co_await upload_one(x, rec->source, st.dst.bucket, dkey, rec);
+    if (rc == exit_ok && moving) rc = remove_moved_file(x, rec->source, before, rec->destination);
+  }
+  if (rc != exit_ok) {
+    rec->ok = false;
+    co_return rc;
+  }
+  print_op_line(x, st.word(), from, to);
+  co_return exit_ok;
+}
+
+// sync --delete: one destination entry the source lacks. S3 keys are
+// gathered into DeleteObjects batches; a local file goes at once.
+awaitable<int> remove_extra(run& st, job_pool& pool, tree_entry const& d) {
+  context& x = st.x;
+  if (st.dst.s3) {
+    st.batch.push_back(st.dst.prefix + d.rel);
+    if (st.batch.size() >= 1000) {
+      auto job = [&st, keys = std::exchange(st.batch, {})]() mutable {
+        return delete_keys(st.x, st.dst.bucket, keys, st.deletes);
+      };
+      co_await pool.submit(job);
+    }
+    co_return exit_ok;
+  }
+  std::string const path = local_path_of(st.dst.dir, d.rel);
+  if (!x.cl.dryrun && ::unlink(path.c_str()) != 0)
+    co_return fail(x, system_error_of(errno, "cannot remove " + path), "delete", path);
+  st.local_deleted.push_back(path);
+  print_op_line(x, "delete", shown_path(path), "");
+  co_return exit_ok;
+}
+
+std::string summary(run const& st, int rc) {
+  context const& x = st.x;
+  json_writer w;
+  w.begin_object().field("source", x.cl.args[0]).field("destination", x.cl.args[1]);
+  std::uint64_t copied = 0, bytes = 0;
+  w.key("objects").begin_array();
+  for (auto const& j : st.records) {
+    if (!j.ok) continue;
+    ++copied;
+    bytes += j.size;
+    w.begin_object().field("source", j.source).field("destination", j.destination).field("size", j.size);
+    w.field("etag", j.etag).end_object();
+  }
+  w.end_array();
+  w.key("skipped").begin_array();
+  for (auto const& [path, reason] : st.skipped)
+    w.begin_object().field("path", path).field("reason", reason).end_object();
+  w.end_array();
+  w.key("errors").begin_array();
+  for (auto const& e : st.errors) write_error_fields(w, e);
+  w.end_array();
+  if (st.verb == tree_verb::sync) {
+    w.key("deleted").begin_array();
+    for (auto const& k : st.deletes.deleted) w.value(uri_of(st.dst.bucket, k));
+    for (auto const& p : st.local_deleted) w.value(p);
+    w.end_array();
+    w.field("unchanged", st.unchanged);
+  }
+  if (x.cl.dryrun) w.field("dryrun", true);
+  w.field("copied", copied).field("failed", st.errors.size()).field("bytes", bytes).field("exit_code", rc);
+  w.end_object();
+  return w.line();
+}
+
+std::string_view verb_name(tree_verb v) {
+  switch (v) {
+    case tree_verb::cp: return "cp";
+    case tree_verb::sync: return "sync";
+    case tree_verb::mv: return "mv";
+  }
+  return "cp";
+}
+
+// The rules a pair of trees must meet; empty when they do.
+std::string refusal(run const& st) {
+  auto const& s = st.src;
+  auto const& d = st.dst;
+  if (!s.s3 && !d.s3) return "one of SRC and DST must be an s3:// URI";
+  if (d.dir == "-" || s.dir == "-") return "stdin and stdout hold one object: not with a tree";
+  if (s.s3 && d.s3 && s.bucket == d.bucket && (s.prefix.starts_with(d.prefix) || d.prefix.starts_with(s.prefix)))
+    return "s3://" + s.bucket + "/" + s.prefix + " and s3://" + d.bucket + "/" + d.prefix +
+           " overlap: the walk would meet its own copies";
+  if (st.x.cl.exact_timestamps && !(s.s3 && !d.s3))
+    return "--exact-timestamps applies from S3 to a local directory (an upload or a copy is always newer than "
+           "its source)";
+  return {};
+}
+
+}  // namespace
+
+awaitable<int> transfer_tree(context& x, tree_verb verb) {
+  auto s = side_of(x.cl.args[0]);
+  if (!s) co_return usage_error(x, s.error().diag.message);
+  auto d = side_of(x.cl.args[1]);
+  if (!d) co_return usage_error(x, d.error().diag.message);
+  run st{x, verb, std::move(*s), std::move(*d)};
+  if (auto why = refusal(st); !why.empty()) co_return usage_error(x, why);
+  std::error_code ec;
+  if (!st.src.s3 && !fs::is_directory(st.src.dir, ec))
+    co_return usage_error(x, "'" + printable(st.src.dir) + "' is not a directory");
+  if (x.cl.size_only) st.mode = compare_mode::size_only;
+  if (x.cl.exact_timestamps) st.mode = compare_mode::exact_timestamps;
+
+  std::string const name(verb_name(verb));
+  skipped_fn on_skip = [&st, &name](std::string const& path, std::string const& reason) {
+    if (!st.x.cl.quiet) {
+      std::string line = "floe: " + name + ": skipped " + printable(path) + ": " + reason + ", not a regular file\n";
+      std::fwrite(line.data(), 1, line.size(), stderr);
+      std::fflush(stderr);
+    }
+    st.skipped.emplace_back(path, reason);
+  };
+  auto source = st.src.s3 ? s3_tree(x, st.src.bucket, st.src.prefix) : local_tree(st.src.dir, on_skip);
+  // Only sync looks at the destination; a local one that is not there yet
+  // is empty.
+  std::unique_ptr<tree_source> dest;
+  if (verb == tree_verb::sync) {
+    if (st.dst.s3) dest = s3_tree(x, st.dst.bucket, st.dst.prefix);
+    else if (fs::exists(st.dst.dir, ec)) dest = local_tree(st.dst.dir, nullptr);
+  }
+
+  x.errors = &st.errors;
+  x.many = true;
+  job_pool pool(co_await boost::asio::this_coro::executor, x.cl.concurrency);
+  // Jobs in flight use `st`: a signal must not throw this frame away under
+  // them. The listings in progress are still cancelled (they fail as
+  // aborted), the walk stops, and drain() waits for the jobs to unwind.
+  co_await boost::asio::this_coro::throw_if_cancelled(false);
+  int rc = exit_ok;
+  tree_entry se, de;
+  auto step = [&](tree_source& t, tree_entry& e, tree_side which) -> awaitable<std::optional<bool>> {
+    auto r = co_await t.next(e);
+    if (r) co_return *r;
+    auto const& sd = which == tree_side::source ? st.src : st.dst;
+    rc = worse(rc, fail(x, r.error(), sd.s3 ? "ListObjectsV2" : "read", sd.s3 ? resource_of(sd.bucket, sd.prefix) : sd.dir));
+    co_return std::nullopt;
+  };
+  std::optional<bool> hs = co_await step(*source, se, tree_side::source);
+  std::optional<bool> hd = dest ? co_await step(*dest, de, tree_side::destination) : std::optional<bool>(false);
+  bool const deleting = verb == tree_verb::sync && x.cl.delete_removed;
+  while (hs && hd && (*hs || *hd) && interrupted() == 0) {
+    if (*hd && (!*hs || de.rel < se.rel)) {  // only at the destination
+      if (deleting && included(x.cl.filters, de.rel)) rc = worse(rc, co_await remove_extra(st, pool, de));
+      hd = co_await step(*dest, de, tree_side::destination);
+      continue;
+    }
+    bool const both = *hd && de.rel == se.rel;
+    if (included(x.cl.filters, se.rel)) {
+      if (both && !needs_copy(se, de, st.mode)) {
+        ++st.unchanged;
+      } else if (!st.src.s3 || st.dst.s3 || safe_relative(se.rel)) {
+        auto job = [&st, e = se]() { return transfer_entry(st, e); };
+        co_await pool.submit(job);
+      } else {
+        error e(errc::invalid_argument, "refusing key '" + printable(st.src.prefix + se.rel) +
+                                            "': as a file name it would leave the destination directory");
+        rc = worse(rc, fail(x, e, "GetObject", resource_of(st.src.bucket, st.src.prefix + se.rel)));
+      }
+    }
+    hs = co_await step(*source, se, tree_side::source);
+    if (both && hs) hd = co_await step(*dest, de, tree_side::destination);
+  }
+  // What --delete gathered is sent only when both walks ended whole.
+  if (hs && hd && !st.batch.empty() && interrupted() == 0) {
+    auto job = [&st, keys = std::exchange(st.batch, {})]() mutable {
+      return delete_keys(st.x, st.dst.bucket, keys, st.deletes);
+    };
+    co_await pool.submit(job);
+  }
+  rc = worse(rc, co_await pool.drain());
+  x.errors = nullptr;
+  if (x.g.json) write_stdout(summary(st, rc));
+  co_return rc;
+}
+
+}  // namespace floe::cli
