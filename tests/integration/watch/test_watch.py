@@ -277,7 +277,7 @@ class WatchTest(unittest.TestCase):
     def test_denial_that_persists_holds_messages_and_recovers(self):
         w = self.watcher(env=self.sts_env)
         rule = self.proxy.add_rule({"match": {"method": "HEAD", "path": "^/" + self.bucket + "/in/"},
-                                    "action": {"type": "reply", "status": 403, "body": ""}})["id"]
+                                    "action": {"type": "reply", "status": 403, "body": ""}})
         for i in range(5):
             self.put(f"in/held-{i}.parquet")
         wait_for("/healthz 503", lambda: w.get("/healthz")[0] == 503)
@@ -288,7 +288,7 @@ class WatchTest(unittest.TestCase):
         # the denial lasts (three back-off steps at least).
         wait_for("three denial steps", lambda: len(w.events("denied")) >= 3, timeout=60)
         self.assertEqual(self.queue_counts(self.dlq), (0, 0))
-        self.proxy.control("DELETE", f"/rules/{rule}", None)
+        self.proxy.delete_rule(rule)
         wait_for("the objects in the ledger", lambda: len(self.ledger_keys()) == 5)
         wait_for("/healthz 200", lambda: w.get("/healthz") == (200, "ok\n"))
         wait_for("an empty queue", lambda: self.queue_counts(self.queue) == (0, 0))
