@@ -63,9 +63,11 @@ struct diagnostics {
   std::string request_id;
   std::string host_id;
   std::string resource;       // bucket/key or URL path
-  unsigned attempt = 0;       // 1-based attempt that produced this failure
+  unsigned attempt = 0;       // 1-based attempt that produced this failure: the attempts made
 
-  /// One line for logs and the CLI: "GetObject b/k: 404 NoSuchKey: ... (request id ...)".
+  /// One line for logs and the CLI: "GetObject b/k: 404 NoSuchKey: ... (request id ...)",
+  /// with "after N attempts" in the parenthesis when more than one was made:
+  /// "ListObjectsV2 b: connecting to 127.0.0.1:1: connection refused (after 3 attempts)".
   FLOE_DECL std::string to_string() const;
 };
 

@@ -40,3 +40,6 @@
 #include <floe/s3/conditional.hpp>
 #include <floe/s3/replies.hpp>
 #include <floe/s3/update.hpp>
+
+#include <floe/sqs/client.hpp>
+#include <floe/sqs/protocol.hpp>

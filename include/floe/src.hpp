@@ -9,15 +9,20 @@
 #define FLOE_SOURCE 1
 
 #include <floe/impl/error.ipp>
+#include <floe/impl/environment.ipp>
 #include <floe/sigv4/impl/all.ipp>
 #include <floe/xml/impl/all.ipp>
 #include <floe/json/impl/all.ipp>
 #include <floe/errors/impl/all.ipp>
 #include <floe/retry/impl/all.ipp>
+#include <floe/endpoints/impl/all.ipp>
 #include <floe/http/impl/all.ipp>
 #include <floe/credentials/impl/all.ipp>
+#include <floe/session/impl/all.ipp>
+#include <floe/service/impl/all.ipp>
 #include <floe/s3/impl/all.ipp>
 #include <floe/sts/impl/all.ipp>
+#include <floe/providers/impl/all.ipp>
 #include <floe/sqs/impl/all.ipp>
 #include <floe/refresh/impl/all.ipp>
 #include <floe/watch/impl/all.ipp>

@@ -14,6 +14,8 @@
 #include <floe/error.hpp>
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,6 +61,12 @@ struct command_line {
   std::string metrics;                      // --metrics ADDRESS:PORT
   std::string log_format = "text";          // --log-format text|json
   std::chrono::seconds visibility{60};      // --visibility-timeout S
+  // floe sqs (verbs/sqs.cpp)
+  struct sqs_options {
+    std::uint64_t max = 0;  // receive --max: 0 when not given
+    std::optional<std::chrono::seconds> wait, visibility;
+    bool delete_after = false, drain = false, lines = false;
+  } sqs;
 };
 
 /// A usage error (what parsing returns): errc::invalid_argument with the

@@ -6,7 +6,7 @@ namespace floe::cli {
 
 namespace verbs {
 // Each defined in verbs/NAME.cpp.
-extern family const ls, cp, rm, stat, put, presign, bucket, whoami;
+extern family const ls, cp, rm, stat, put, presign, bucket, whoami, sqs;
 extern family const ledger, watch;
 }  // namespace verbs
 
@@ -15,7 +15,7 @@ namespace {
 // In the order `floe --help` lists them.
 constexpr family const* registry[] = {
     &verbs::ls, &verbs::cp, &verbs::rm, &verbs::stat, &verbs::put, &verbs::presign, &verbs::bucket, &verbs::whoami,
-    &verbs::ledger, &verbs::watch,
+    &verbs::sqs, &verbs::ledger, &verbs::watch,
 };
 
 }  // namespace

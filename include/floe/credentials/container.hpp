@@ -18,6 +18,7 @@
 #include <floe/credentials/environment.hpp>
 #include <floe/credentials/refreshing.hpp>
 #include <floe/http/client.hpp>
+#include <floe/service/driver.hpp>
 #include <floe/result.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -62,6 +63,7 @@ class container_source final : public refreshing_source {
   http::endpoint ep_;
   std::string target_;
   std::unique_ptr<http::client> http_;
+  std::unique_ptr<service::driver> driver_;  // unsigned: retries by the driver's rules
 };
 
 }  // namespace floe::credentials

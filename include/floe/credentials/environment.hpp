@@ -5,6 +5,7 @@
 
 #include <floe/config.hpp>
 #include <floe/credentials/credentials.hpp>
+#include <floe/environment.hpp>
 #include <floe/result.hpp>
 
 #include <functional>
@@ -14,21 +15,12 @@
 
 namespace floe::credentials {
 
-/// Looks up one environment variable; nullopt when unset. Everything in floe
-/// that reads the environment takes one of these, so tests pass a lambda
-/// over a map instead of mutating the process environment.
-using env_lookup = std::function<std::optional<std::string>(std::string_view name)>;
-
-/// The process environment (std::getenv). Like getenv itself, not safe
-/// against a concurrent setenv.
-FLOE_DECL env_lookup process_environment();
-
-/// An environment with nothing set.
-FLOE_DECL env_lookup empty_environment();
-
-/// The variable's value, or nullopt when it is unset or empty (the SDKs
-/// treat an empty AWS_* variable as unset).
-FLOE_DECL std::optional<std::string> non_empty(env_lookup const& env, std::string_view name);
+/// The environment lookup (floe/environment.hpp), under the names the
+/// credential code has always used.
+using floe::empty_environment;
+using floe::env_lookup;
+using floe::non_empty;
+using floe::process_environment;
 
 /// Credentials from the environment:
 /// - nullopt when neither AWS_ACCESS_KEY_ID nor AWS_SECRET_ACCESS_KEY is set

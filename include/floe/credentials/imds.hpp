@@ -18,6 +18,7 @@
 #include <floe/credentials/environment.hpp>
 #include <floe/credentials/refreshing.hpp>
 #include <floe/http/client.hpp>
+#include <floe/service/driver.hpp>
 #include <floe/result.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -64,6 +65,7 @@ class imds_source final : public refreshing_source {
   imds_config cfg_;
   http::endpoint ep_;
   std::unique_ptr<http::client> http_;
+  std::unique_ptr<service::driver> driver_;  // unsigned: retries by the driver's rules
   std::string token_;
   std::string role_;
   statistics stats_;

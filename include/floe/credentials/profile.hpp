@@ -19,6 +19,7 @@
 #include <floe/config.hpp>
 #include <floe/credentials/credentials.hpp>
 #include <floe/credentials/ini.hpp>
+#include <floe/endpoints/resolver.hpp>
 #include <floe/result.hpp>
 
 #include <optional>
@@ -56,6 +57,9 @@ struct profile {
   /// service_setting("s3", "endpoint_url").
   FLOE_DECL std::optional<std::string_view> service_setting(std::string_view service,
                                                             std::string_view key) const noexcept;
+  /// What the profile says about endpoints (endpoint_url, its services
+  /// section, ignore_configured_endpoint_urls), for endpoints::resolver.
+  FLOE_DECL endpoints::profile_settings endpoint_settings() const;
 };
 
 /// The name a config-file section gives a profile, or nullopt when the

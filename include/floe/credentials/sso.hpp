@@ -27,6 +27,7 @@
 #include <floe/credentials/profile_chain.hpp>
 #include <floe/credentials/refreshing.hpp>
 #include <floe/http/client.hpp>
+#include <floe/service/driver.hpp>
 #include <floe/result.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -102,6 +103,7 @@ class sso_source final : public refreshing_source {
   http::endpoint ep_;
   std::string base_target_;  // the endpoint URL's path, without a trailing '/'
   std::unique_ptr<http::client> http_;
+  std::unique_ptr<service::driver> driver_;  // unsigned: retries by the driver's rules
 };
 
 }  // namespace floe::credentials

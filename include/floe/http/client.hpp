@@ -10,6 +10,7 @@
 #include <floe/config.hpp>
 #include <floe/error.hpp>
 #include <floe/http/client_config.hpp>
+#include <floe/http/exchange.hpp>
 #include <floe/http/message.hpp>
 #include <floe/http/url.hpp>
 #include <floe/result.hpp>
@@ -101,7 +102,9 @@ class client {
   /// was lost), errc::reply_too_large, errc::malformed_reply, errc::
   /// invalid_argument (a header with CR/LF, a bad body), a system, resolver,
   /// TLS or proxy error, or asio::error::operation_aborted when cancelled.
-  /// `diag.attempt` says which attempt failed.
+  /// `diag.message` says what was being done and why, in the operating
+  /// system's words for a transport failure ("connecting to 127.0.0.1:1:
+  /// connection refused"); `diag.attempt` says how many attempts were made.
   ///
   /// Cancellation: terminal cancellation (the only type let through) aborts the
   /// attempt in flight or the back-off sleep; the connection in use is
@@ -131,6 +134,8 @@ class client {
  private:
   friend struct detail::client_state;
   friend boost::asio::awaitable<void> detail::run_send_into(client&, endpoint const&, request&, response&, error&);
+  friend boost::asio::awaitable<void> detail::run_exchange(client&, endpoint const&, request&, response&, unsigned,
+                                                           error&, exchange_facts&);
 
   executor_type ex_;
   client_config cfg_;
@@ -144,4 +149,5 @@ class client {
 
 #if defined(FLOE_HEADER_ONLY)
 #include <floe/http/impl/client.ipp>
+#include <floe/http/impl/exchange.ipp>
 #endif

@@ -42,6 +42,10 @@ struct request {
   sign_hook sign;                   // optional
   classify_hook classify;           // optional: default_classify when empty
   std::string operation;            // for diagnostics, e.g. "GetObject"
+  /// The longest time without a byte moving either way in one attempt;
+  /// zero: the client's idle_timeout. A long poll (SQS's WaitTimeSeconds)
+  /// sets one longer than its wait.
+  std::chrono::milliseconds idle_timeout{0};
   /// Optional: told the body bytes written so far in this attempt, as they
   /// reach the socket (a retry starts again from its first chunk).
   std::function<void(std::uint64_t)> on_body_sent;
@@ -57,6 +61,7 @@ struct request {
     sign = nullptr;
     classify = nullptr;
     operation.clear();
+    idle_timeout = std::chrono::milliseconds(0);
     on_body_sent = nullptr;
   }
 };

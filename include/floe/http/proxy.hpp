@@ -4,6 +4,7 @@
 // an HTTP proxy in absolute form; TLS requests tunnel through CONNECT.
 
 #include <floe/config.hpp>
+#include <floe/environment.hpp>
 #include <floe/http/url.hpp>
 #include <floe/result.hpp>
 
@@ -18,8 +19,10 @@ struct proxy_config {
   std::string https_proxy;  // URL of the proxy for https:// endpoints; empty: none
   std::string no_proxy;     // comma-separated hosts/domains/IPs[:port]; "*" means all
 
-  /// Reads the environment (lower-case names first, as curl does).
+  /// Reads the process environment (lower-case names first, as curl does).
   FLOE_DECL static proxy_config from_env();
+  /// The same through an environment lookup (a session's).
+  FLOE_DECL static proxy_config from_env(env_lookup const& env);
 };
 
 /// The proxy to use for `ep`, if any: nullopt when no proxy is set for the

@@ -62,15 +62,22 @@ FLOE_DECL std::string diagnostics::to_string() const {
     if (!s.empty()) s += ": ";
     s += message;
   }
-  if (!request_id.empty()) {
-    s += " (request id ";
-    s += request_id;
+  // The request id and the attempts made share one parenthesis:
+  // "(request id tx1; after 3 attempts)". One attempt goes unsaid.
+  bool const attempts = attempt > 1;
+  if (!request_id.empty() || attempts) {
+    s += s.empty() ? "(" : " (";
+    if (!request_id.empty()) {
+      s += "request id ";
+      s += request_id;
+      if (attempts) s += "; ";
+    }
+    if (attempts) {
+      s += "after ";
+      s += std::to_string(attempt);
+      s += " attempts";
+    }
     s += ")";
-  }
-  if (attempt > 1) {
-    s += " [attempt ";
-    s += std::to_string(attempt);
-    s += "]";
   }
   return s;
 }

@@ -6,7 +6,7 @@
 // Pure: settings in, values out (the environment is read through an
 // injected lookup).
 //
-// Endpoint, first found wins:
+// Endpoint, first found wins (endpoints/resolver.hpp, shared by every service):
 //   caller > AWS_ENDPOINT_URL_S3 > AWS_ENDPOINT_URL > the profile's services
 //   section (`services = x`, `[services x]` with `s3 =\n endpoint_url = ...`)
 //   > the profile's `endpoint_url` > the AWS endpoint for the region.
@@ -42,6 +42,8 @@
 #include <floe/config.hpp>
 #include <floe/credentials/environment.hpp>
 #include <floe/credentials/profile.hpp>
+#include <floe/endpoints/endpoint.hpp>
+#include <floe/endpoints/resolver.hpp>
 #include <floe/result.hpp>
 #include <floe/s3/query_builder.hpp>
 #include <floe/sigv4/canonical.hpp>
@@ -62,32 +64,12 @@ namespace floe::s3 {
 
 enum class addressing_style { automatic, virtual_hosted, path };
 
-/// A parsed endpoint URL: scheme://host[:port][/base/path].
-struct endpoint {
-  std::string scheme;     // "http" or "https"
-  std::string host;       // lower-case; an IPv6 literal without brackets
-  std::uint16_t port = 0;
-  std::string base_path;  // "" or "/prefix" (no trailing '/')
-  bool host_is_ip = false;
-
-  bool is_https() const noexcept { return scheme == "https"; }
-  bool default_port() const noexcept { return port == (is_https() ? 443 : 80); }
-  /// host, or [host] for IPv6, plus ":port" unless it is the default.
-  FLOE_DECL std::string authority() const;
-};
-
-/// Parses an endpoint URL. http or https only; no user info, query or
-/// fragment; a host name of letters, digits, '-', '.', '_' or an IP
-/// literal; port 1-65535. errc::invalid_argument otherwise, naming `what`
-/// (e.g. "AWS_ENDPOINT_URL_S3").
-FLOE_DECL result<endpoint> parse_endpoint_url(std::string_view url, std::string_view what = "endpoint URL");
-
-/// The DNS suffix of the AWS partition `region` belongs to.
-FLOE_DECL std::string_view partition_dns_suffix(std::string_view region) noexcept;
-
-/// Whether `region` can be used in an AWS host name: labels of a-z, 0-9 and
-/// '-', 1-63 characters in all.
-FLOE_DECL bool is_valid_aws_region(std::string_view region) noexcept;
+/// Endpoint URLs, partitions and regions (endpoints/endpoint.hpp), under
+/// the names S3 code has always used.
+using endpoints::endpoint;
+using endpoints::is_valid_aws_region;
+using endpoints::parse_endpoint_url;
+using endpoints::partition_dns_suffix;
 
 /// Settings from the caller; empty or nullopt means "not set".
 struct addressing_params {
@@ -116,6 +98,26 @@ struct addressing_config {
 FLOE_DECL result<addressing_config> resolve_addressing(addressing_params const& caller,
                                                        credentials::env_lookup const& env,
                                                        credentials::profile const* prof);
+
+/// The same with the endpoint resolver and the region a shared
+/// configuration (a session) chose: the endpoint is the resolver's for
+/// "s3" (the caller's URL first), the region the caller's, else `region`
+/// (from `region_source`), else us-east-1. The addressing style and the
+/// us-east-1 endpoint come from `env` and `prof` as above.
+FLOE_DECL result<addressing_config> resolve_addressing(addressing_params const& caller,
+                                                       endpoints::resolver const& endpoints, std::string_view region,
+                                                       std::string_view region_source,
+                                                       credentials::env_lookup const& env,
+                                                       credentials::profile const* prof);
+
+/// A region and where it came from; empty when none is configured.
+struct region_choice {
+  std::string region;
+  std::string source;  // "AWS_REGION", "AWS_DEFAULT_REGION", "~/.aws/config:4"
+};
+
+/// AWS_REGION, else AWS_DEFAULT_REGION, else the profile's `region`.
+FLOE_DECL region_choice choose_region(credentials::env_lookup const& env, credentials::profile const* prof);
 
 enum class bucket_name_rules {
   /// What can be addressed at all: 1-255 of A-Z a-z 0-9 . - _ (botocore's

@@ -52,6 +52,8 @@
 #include <floe/s3/detail/launch.hpp>
 #include <floe/s3/params.hpp>
 #include <floe/s3/replies.hpp>
+#include <floe/service/driver.hpp>
+#include <floe/session/session.hpp>
 #include <floe/sigv4/signer.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -83,7 +85,18 @@ class client {
   /// naming where it came from); a configured but broken credential source.
   /// No credentials at all is not an error here: the first signed request
   /// fails with errc::credentials_unavailable.
+  /// A private session is made from cfg (its env, shared_files,
+  /// credentials — null: the default chain — and http).
   FLOE_DECL static result<std::unique_ptr<client>> create(executor_type ex, client_config cfg = {});
+
+  /// A client made from a shared configuration (session/session.hpp): its
+  /// environment, profile, region, endpoint resolver, credentials provider
+  /// (shared with every other client of the session: one refreshing cache)
+  /// and HTTP settings. From `cfg` only the addressing (endpoint URL,
+  /// region, style) and the transfer settings and clock are taken; its env,
+  /// shared_files, credentials and http are the session's. Errors: an
+  /// unusable endpoint URL, region or addressing style.
+  FLOE_DECL static result<std::unique_ptr<client>> create(executor_type ex, session const& s, client_config cfg = {});
 
   FLOE_DECL ~client();
   client(client const&) = delete;
@@ -330,6 +343,8 @@ class client {
  private:
   FLOE_DECL client(executor_type ex, client_config cfg, addressing_config addr,
                    std::shared_ptr<credentials::provider> provider);
+  // What the driver is told of S3: rest-xml errors, S3's signing rules.
+  FLOE_DECL static service::description service_description() noexcept;
 
   // Starts an operation for `token` (detail/launch.hpp): make() returns its
   // awaitable and holds the arguments that its do_* coroutine borrows.
@@ -338,9 +353,10 @@ class client {
     return detail::start<Result>(http_, std::forward<Make>(make), std::forward<Token>(token));
   }
 
-  // The request driver (impl/driver.ipp). One request: addressing,
-  // credentials, signing, send, classify, the stale-credentials retry and
-  // the region redirect. The outcome is s.failure (empty: success).
+  // One request (impl/driver.ipp): S3's addressing, payload hash and
+  // region redirect around the service driver (credentials, signing, send,
+  // retries, classification, the heal). The outcome is s.failure (empty:
+  // success).
   FLOE_DECL boost::asio::awaitable<void> perform(detail::op_spec& op, http::request& req, http::response& res,
                                                  detail::op_scratch& s);
   // perform, completing with its outcome (for the operations off the hot path).
@@ -349,9 +365,11 @@ class client {
   // request goes, and whether a redirect named a region to go to instead.
   FLOE_DECL bool target_for(detail::op_spec const& op, request_target& out, error& why);
   FLOE_DECL bool follow_region(detail::op_spec const& op, http::response const& res, std::string_view sign_region);
-  FLOE_DECL bool fixed_credentials(credentials::credentials& out, error& why) const;
-  FLOE_DECL boost::asio::awaitable<void> fetch_credentials(credentials::credentials& out, error& why);
-  FLOE_DECL void declined_refresh(error& out, error& stale) const;
+  // Points the request at its target (s.spec and req); describes it to the
+  // driver (s.spec, the hooks).
+  FLOE_DECL bool aim(detail::op_spec const& op, http::request& req, detail::op_scratch& s, error& why);
+  FLOE_DECL bool describe_request(detail::op_spec& op, http::request& req, detail::op_scratch& s, error& why);
+  friend struct detail::op_scratch;
 
   // The operations: objects.ipp, transfers.ipp, list.ipp, copy.ipp,
   // buckets.ipp (presign in presign.ipp).
@@ -386,9 +404,8 @@ class client {
   addressing_config addressing_;
   std::shared_ptr<credentials::provider> provider_;
   http::client http_;
-  sigv4::signer signer_;
-  sigv4::header_signature sig_;
-  std::vector<sigv4::header_view> sign_headers_;  // scratch for the sign hook
+  service::driver driver_;
+  sigv4::signer signer_;  // presign
   std::shared_ptr<detail::exchange_pool> spare_exchanges_;  // warm request/response pairs, reused
   bucket_region_cache regions_;
 };

@@ -1,19 +1,21 @@
 #pragma once
 // sts::client: AssumeRoleWithWebIdentity (unsigned), AssumeRole (signed;
-// role chaining) and GetCallerIdentity, on an http::client of its own (so
-// its own connection pool and retry quota: an STS outage never drains the
-// quota of the S3 client, and the reverse).
+// role chaining) and GetCallerIdentity, through the service driver
+// (service/driver.hpp) on an http::client of its own (so its own connection
+// pool and retry quota: an STS outage never drains the quota of the S3
+// client, and the reverse).
 //
-// Retries: transport failures and 5xx are retried by the HTTP layer
-// (standard mode, this client's quota). IDPCommunicationError, throttling
-// (Throttling*, RequestLimitExceeded, ...) and InvalidIdentityToken (an
-// OIDC provider whose keys have not propagated yet) are not resent as they
-// are: they are tried again up to `max_attempts` in all, after a jittered
-// back-off, building the request again each time (the web identity token is
-// read again from its file), each retry charged to this client's quota.
+// Retries: the driver's standard mode, up to `max_attempts` in all with
+// this client's back-off and quota: transport failures, 5xx, and STS's own
+// retryable codes — IDPCommunicationError, throttling (Throttling*,
+// RequestLimitExceeded, ...) and InvalidIdentityToken (an OIDC provider
+// whose keys have not propagated yet) — the request built again for each
+// try (the web identity token is read again from its file).
 // ExpiredTokenException (the token itself expired) and AccessDenied are
 // never retried. A failure of a credential fetch is never classified
-// stale_credentials: it must not invalidate anything.
+// stale_credentials: it must not invalidate anything. GetCallerIdentity
+// signed by the client's own provider (a client made from a session) heals
+// after stale credentials as every signed request does.
 //
 // Threading: like http::client, a client runs on its executor; use it from
 // one thread or a strand. Lifetimes: the client must outlive its operations;
@@ -26,8 +28,10 @@
 #include <floe/credentials/credentials.hpp>
 #include <floe/credentials/environment.hpp>
 #include <floe/http/client.hpp>
+#include <floe/credentials/provider.hpp>
 #include <floe/result.hpp>
-#include <floe/sigv4/signer.hpp>
+#include <floe/service/driver.hpp>
+#include <floe/session/session.hpp>
 #include <floe/sts/protocol.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -40,6 +44,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 namespace floe::sts {
 
@@ -48,9 +53,8 @@ struct client_config {
   /// Environment lookup (region, endpoint overrides); null: the process environment.
   credentials::env_lookup env;
   http::client_config http;
-  /// Tries in all for the codes of is_retryable_sts_code, each built again
-  /// (the HTTP layer's own retries of transport errors and 5xx come on top,
-  /// inside each try; it never resends those codes itself).
+  /// Tries in all (transport failures, 5xx and the codes of
+  /// is_retryable_sts_code alike), each built again.
   unsigned max_attempts = 3;
   /// Back-off between those tries: random01 x min(2^n x base, cap).
   std::chrono::milliseconds retry_base{500};
@@ -59,6 +63,9 @@ struct client_config {
   std::function<std::chrono::system_clock::time_point()> clock;
   /// Uniform draws in [0, 1) for the back-off; null: a seeded PRNG.
   std::function<double()> random;
+  /// Signs GetCallerIdentity when no caller set is given (a client made
+  /// from a session has the session's); null: none.
+  std::shared_ptr<credentials::provider> credentials;
 };
 
 /// Reads the web identity token for one try (e.g. from its file).
@@ -70,12 +77,20 @@ class client {
 
   struct statistics {
     std::uint64_t operations = 0;  // calls of async_*
-    std::uint64_t tries = 0;       // requests built and sent (each may have HTTP-level retries)
+    std::uint64_t tries = 0;       // requests built and sent (every attempt)
     std::uint64_t token_reads = 0; // web identity tokens read
   };
 
   /// Resolves the endpoint (see resolve_endpoint). Errors: errc::invalid_argument.
   FLOE_DECL static result<std::unique_ptr<client>> create(executor_type ex, client_config cfg = {});
+
+  /// A client made from a shared configuration (session/session.hpp): the
+  /// endpoint from its resolver (AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL,
+  /// the profile's services section and endpoint_url, else AWS's in its
+  /// region), its environment, HTTP settings and credentials provider
+  /// (which signs GetCallerIdentity without a caller set). From `cfg` the
+  /// endpoint URL and region given, the retry settings, clock and random.
+  FLOE_DECL static result<std::unique_ptr<client>> create(executor_type ex, session const& s, client_config cfg = {});
 
   FLOE_DECL ~client();
   client(client const&) = delete;
@@ -124,33 +139,48 @@ class client {
   auto async_get_caller_identity(credentials::credentials caller, Token&& tok = {}) {
     return boost::asio::async_initiate<Token, void(result<caller_identity>)>(
         [this](auto handler, credentials::credentials c) {
-          http::detail::spawn<void(result<caller_identity>)>(get_executor(), run_caller_identity(std::move(c)),
+          http::detail::spawn<void(result<caller_identity>)>(get_executor(), run_caller_identity(std::move(c), true),
                                                              std::move(handler));
         },
         tok, std::move(caller));
+  }
+
+  /// GetCallerIdentity, signed by the client's credentials provider
+  /// (client_config::credentials, a session's): a reply saying they went
+  /// stale invalidates them and is sent once more with a fresh set.
+  /// Errors as above, and errc::credentials_unavailable without a provider.
+  template <class Token = boost::asio::deferred_t>
+    requires(!std::is_convertible_v<Token, credentials::credentials>)
+  auto async_get_caller_identity(Token&& tok = {}) {
+    return boost::asio::async_initiate<Token, void(result<caller_identity>)>(
+        [this](auto handler) {
+          http::detail::spawn<void(result<caller_identity>)>(get_executor(), run_caller_identity({}, false),
+                                                             std::move(handler));
+        },
+        tok);
   }
 
  private:
   FLOE_DECL client(executor_type ex, client_config cfg, endpoint_config ep, http::endpoint hep);
 
   using body_builder = std::function<result<std::string>()>;
+  // One STS request through the driver: unsigned when `signs` is false,
+  // else signed with `signer` (null: the client's provider).
   FLOE_DECL boost::asio::awaitable<result<std::string>> call(std::string_view operation, std::string const& resource,
-                                                             body_builder const& body,
-                                                             credentials::credentials const* signer);
+                                                             body_builder const& body, bool signs,
+                                                             credentials::credentials const* signer,
+                                                             bool credential_fetch);
   FLOE_DECL boost::asio::awaitable<result<assumed_role>> run_web_identity(web_identity_request r, token_source t);
   FLOE_DECL boost::asio::awaitable<result<assumed_role>> run_assume_role(assume_role_request r,
                                                                          credentials::credentials c);
-  FLOE_DECL boost::asio::awaitable<result<caller_identity>> run_caller_identity(credentials::credentials c);
-  std::chrono::system_clock::time_point now() const { return cfg_.clock ? cfg_.clock() : std::chrono::system_clock::now(); }
-  FLOE_DECL double draw();
+  FLOE_DECL boost::asio::awaitable<result<caller_identity>> run_caller_identity(credentials::credentials c, bool given);
+  FLOE_DECL static service::description service_description() noexcept;
 
   client_config cfg_;
   endpoint_config endpoint_;
   http::endpoint http_endpoint_;
   http::client http_;
-  sigv4::signer signer_;
-  sigv4::header_signature sig_;
-  std::uint64_t rng_state_;
+  service::driver driver_;
   statistics stats_;
 };
 

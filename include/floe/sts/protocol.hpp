@@ -7,6 +7,7 @@
 #include <floe/config.hpp>
 #include <floe/credentials/credentials.hpp>
 #include <floe/credentials/environment.hpp>
+#include <floe/endpoints/resolver.hpp>
 #include <floe/result.hpp>
 
 #include <chrono>
@@ -32,12 +33,21 @@ struct endpoint_params {
 
 /// The endpoint, in this order: params.endpoint_url; AWS_ENDPOINT_URL_STS;
 /// AWS_ENDPOINT_URL (both ignored when AWS_IGNORE_CONFIGURED_ENDPOINT_URLS
-/// is "true"); the regional endpoint https://sts.<region>.amazonaws.com when
+/// is "true"); the regional endpoint https://sts.<region>.<suffix> when
 /// a region is known (params.region, AWS_REGION, AWS_DEFAULT_REGION); the
 /// global endpoint https://sts.amazonaws.com (signed for us-east-1)
 /// otherwise. Errors: errc::invalid_argument for a URL that is not
 /// http(s)://host[:port][/] or a region with characters outside [a-z0-9-].
 FLOE_DECL result<endpoint_config> resolve_endpoint(endpoint_params const& p, credentials::env_lookup const& env);
+
+/// The same through a shared endpoint resolver (endpoints/resolver.hpp:
+/// AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL, the profile's services section
+/// and endpoint_url) and the region a shared configuration chose
+/// (`region`, read from `region_source`; empty: none). AWS's regional
+/// endpoint is https://sts.<region>.<partition suffix> (amazonaws.com.cn
+/// for cn-*).
+FLOE_DECL result<endpoint_config> resolve_endpoint(endpoint_params const& p, endpoints::resolver const& resolver,
+                                                  std::string_view region, std::string_view region_source);
 
 /// AssumeRoleWithWebIdentity (unsigned).
 struct web_identity_request {

@@ -854,7 +854,7 @@ class CliHelp(unittest.TestCase):
     """docs/cli.md's reference and `floe VERB --help` name the same options,
     and --help the ones the parser accepts (no servers needed)."""
 
-    VERBS = ("ls", "cp", "cat", "rm", "stat", "put", "presign", "mb", "rb", "whoami", "watch")
+    VERBS = ("ls", "cp", "cat", "rm", "stat", "put", "presign", "mb", "rb", "whoami", "sqs", "watch")
 
     @staticmethod
     def options_in(text):

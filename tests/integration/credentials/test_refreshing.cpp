@@ -12,13 +12,16 @@
 #include "servers.hpp"
 
 #include <floe/credentials/web_identity.hpp>
+#include <floe/providers/default_session.hpp>
 #include <floe/s3/client.hpp>
+#include <floe/sts/client.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/use_future.hpp>
@@ -550,7 +553,7 @@ TEST_CASE("expiry without sleeps: refresh in the advisory window without blockin
 
 TEST_CASE("STS failing in the advisory window: the old set keeps being served") {
   floe::sts::client_config sts_cfg;
-  sts_cfg.http.retry.max_attempts = 1;
+  sts_cfg.max_attempts = 1;  // every try of a fetch, 5xx included: one call per fetch
   world w({}, sts_cfg);
   std::string const bucket = "cred-sts-down";
   w.make_bucket(bucket, "k");
@@ -831,4 +834,51 @@ TEST_CASE("half-configured web identity: a clear error naming the missing variab
     REQUIRE(cfg.has_value());
     CHECK_FALSE(cfg->has_value());  // neither: not configured, not an error
   }
+}
+
+TEST_CASE("one session, an S3 and an STS client, no provider passed: one revocation, one STS call, both heal") {
+  world w;
+  std::string const bucket = "cred-session";
+  w.make_bucket(bucket, "k");
+  // The session builds the default chain from the environment: web identity.
+  floe::session_params sp;
+  sp.env = w.lookup();
+  auto session = floe::make_session(w.io.get_executor(), sp);
+  REQUIRE_MESSAGE(session.has_value(), (session ? std::string() : session.error().what()));
+  floe::s3::client_config sc;
+  sc.addressing.endpoint_url = w.srv.proxy;
+  sc.addressing.style = floe::s3::addressing_style::path;
+  auto s3 = floe::s3::client::create(w.io.get_executor(), **session, sc);
+  REQUIRE(s3.has_value());
+  auto sts = floe::sts::client::create(w.io.get_executor(), **session);
+  REQUIRE(sts.has_value());
+  CHECK(&(*s3)->credentials_provider() == (*session)->credentials().get());
+  CHECK((*sts)->endpoint().source == "AWS_ENDPOINT_URL_STS");
+
+  auto head = [&]() -> asio::awaitable<floe::result<floe::s3::get_result>> {
+    co_return co_await (*s3)->async_head_object(bucket, "k", asio::use_awaitable);
+  };
+  auto who = [&]() -> asio::awaitable<floe::result<floe::sts::caller_identity>> {
+    co_return co_await (*sts)->async_get_caller_identity(asio::use_awaitable);
+  };
+  // Both sign with the session's one set.
+  REQUIRE(w.run(head).has_value());
+  auto first = w.run(who);
+  REQUIRE_MESSAGE(first.has_value(), (first ? std::string() : first.error().what()));
+
+  int const assume = w.srv.control.add_rule(
+      R"({"match": {"service": "sts", "body": "Action=AssumeRoleWithWebIdentity"}, "action": {"type": "delay", "ms": 0}})");
+  auto const rejections = w.srv.control.stat("revoked_rejections");
+  w.srv.control.call("POST", "/revoke", R"({"access_keys": "all-issued"})");
+  // Both in flight at once with the revoked set: each meets its 403,
+  // invalidates the generation that signed it and is sent again.
+  auto both = w.run([&]() -> asio::awaitable<std::pair<floe::error, floe::error>> {
+    using namespace asio::experimental::awaitable_operators;
+    auto [h, id] = co_await (head() && who());
+    co_return std::pair(h ? floe::error() : h.error(), id ? floe::error() : id.error());
+  });
+  CHECK_MESSAGE(!both.first.code, both.first.what());
+  CHECK_MESSAGE(!both.second.code, both.second.what());
+  CHECK(w.srv.control.stat("revoked_rejections") == rejections + 2);
+  CHECK(w.srv.control.rule_counter(assume, "fired") == 1);  // one STS call between them
 }

@@ -1,7 +1,8 @@
 // http::client against in-process loopback servers that misbehave in one
 // exact way each (tests/support/scripted_server.hpp): SNI, the TLS opt-out
-// warning, pool idle expiry, the connect timeout, reply size limits, the
-// 100-continue fallback, and no transparent resend of a non-idempotent
+// warning, pool idle expiry, the connect timeout, a refused connection and
+// a name that does not resolve (what their errors say), reply size limits,
+// the 100-continue fallback, and no transparent resend of a non-idempotent
 // request.
 #include "http_support.hpp"
 #include "scripted_server.hpp"
@@ -291,12 +292,60 @@ TEST_CASE("connect timeout: a TCP connect that gets no answer fails with errc::t
   for (int s : fillers) ::close(s);
   ::close(lfd);
   CHECK_MESSAGE(e.code == errc::timeout, e.what());
-  CHECK_MESSAGE(e.diag.message.find("connecting to 127.0.0.1:" + std::to_string(port) + " timed out") !=
-                    std::string::npos,
+  CHECK_MESSAGE(e.diag.message == "connecting to 127.0.0.1:" + std::to_string(port) + ": timed out after 700 ms",
                 e.what());
   CHECK(took >= 600ms);
   CHECK(took < 15s);
   CHECK(c.stats().connections_opened == 0);
+}
+
+TEST_CASE("a closed port: the error says the connection was refused, and after how many attempts") {
+  // Bound and not listening: a connect to it is refused, and the port stays
+  // this test's while it runs.
+  int const fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  auto const port = std::to_string(ntohs(a.sin_port));
+
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  endpoint const ep{false, "127.0.0.1", ntohs(a.sin_port)};
+  auto req = make("GET", "/bucket?list-type=2");
+  req.operation = "ListObjectsV2";
+  response res;
+  auto e = send(io, c, ep, req, res);
+  ::close(fd);
+  CHECK_MESSAGE(e.code == asio::error::connection_refused, e.what());
+  CHECK(e.diag.message == "connecting to 127.0.0.1:" + port + ": connection refused");
+  CHECK(e.diag.attempt == 3);
+  CHECK(res.attempts == 3);
+  CHECK(e.diag.to_string() ==
+        "ListObjectsV2 /bucket?list-type=2: connecting to 127.0.0.1:" + port + ": connection refused (after 3 attempts)");
+  CHECK(e.what().find("not retried") == std::string::npos);
+  CHECK(c.stats().connections_opened == 0);
+}
+
+TEST_CASE("a name that does not resolve: the error says so, and after how many attempts") {
+  // A 64-byte label is longer than DNS allows: the resolver refuses the name
+  // before it builds a query, so nothing leaves the host (a plain
+  // "no-such-host.invalid" would be sent to the configured name server).
+  std::string const host = std::string(64, 'n') + ".invalid";
+  asio::io_context io;
+  client c(io.get_executor(), test_config());
+  endpoint const ep{false, host, 80};
+  auto req = make("GET", "/");
+  response res;
+  auto e = send(io, c, ep, req, res);
+  CHECK_MESSAGE(e.code == asio::error::host_not_found, e.what());
+  CHECK(e.diag.message == "resolving " + host + ":80: name does not resolve");
+  CHECK(e.diag.attempt == 3);
+  CHECK(e.diag.to_string() == "/: resolving " + host + ":80: name does not resolve (after 3 attempts)");
+  CHECK(e.what().find("not retried") == std::string::npos);
 }
 
 TEST_CASE("connect timeout covers the TLS handshake: a server that never answers the ClientHello") {
@@ -315,9 +364,9 @@ TEST_CASE("connect timeout covers the TLS handshake: a server that never answers
   auto e = send(io, c, ep, req, res);
   auto const took = steady::now() - t0;
   CHECK_MESSAGE(e.code == errc::timeout, e.what());
-  CHECK_MESSAGE(e.diag.message.find("TLS handshake with 127.0.0.1:" + std::to_string(srv.port()) + " timed out") !=
-                    std::string::npos,
-                e.what());
+  CHECK_MESSAGE(
+      e.diag.message == "TLS handshake with 127.0.0.1:" + std::to_string(srv.port()) + ": timed out after 700 ms",
+      e.what());
   CHECK(took >= 600ms);
   CHECK(took < 15s);
 }

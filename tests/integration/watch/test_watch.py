@@ -13,10 +13,6 @@ can revoke every credential issued so far. Nothing here waits on a clock
 for an outcome: each wait polls a count (the ledger, the queue, /metrics)
 until it is reached or a deadline passes.
 Prints "floe-cases: N passed, M failed".
-
-Not registered in meson yet: it needs a floe whose watch verb has the SQS
-client (include/floe/sqs/client.hpp, branch s6_sqsclient); without it the
-verb exits 1 and every case here would fail.
 """
 import json
 import os

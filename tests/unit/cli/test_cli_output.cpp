@@ -179,7 +179,7 @@ TEST_CASE("write_error_fields: one object with every field of the error") {
 
 namespace {
 
-constexpr std::array<std::string_view, 10> all_verbs{"ls", "cp", "cat", "rm", "stat", "put", "presign", "mb", "rb", "whoami"};
+constexpr std::array<std::string_view, 11> all_verbs{"ls", "cp", "cat", "rm", "stat", "put", "presign", "mb", "rb", "whoami", "sqs"};
 
 // Every "--name" in `text`.
 std::set<std::string> long_options_in(std::string_view text) {

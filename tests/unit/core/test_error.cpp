@@ -20,7 +20,22 @@ TEST_CASE("diagnostics render one line with operation, resource, status, code, m
   d.request_id = "tx1";
   CHECK(d.to_string() == "PutObject b/k: 409 ConcurrentModification: busy (request id tx1)");
   d.attempt = 3;
-  CHECK(d.to_string().ends_with("[attempt 3]"));
+  CHECK(d.to_string() == "PutObject b/k: 409 ConcurrentModification: busy (request id tx1; after 3 attempts)");
+}
+
+TEST_CASE("diagnostics say how many attempts were made, and nothing of a single one") {
+  floe::diagnostics d;
+  d.operation = "ListObjectsV2";
+  d.resource = "b";
+  d.message = "connecting to 127.0.0.1:1: connection refused";
+  CHECK(d.to_string() == "ListObjectsV2 b: connecting to 127.0.0.1:1: connection refused");
+  d.attempt = 1;
+  CHECK(d.to_string() == "ListObjectsV2 b: connecting to 127.0.0.1:1: connection refused");
+  d.attempt = 3;
+  CHECK(d.to_string() == "ListObjectsV2 b: connecting to 127.0.0.1:1: connection refused (after 3 attempts)");
+  floe::diagnostics bare;
+  bare.attempt = 2;
+  CHECK(bare.to_string() == "(after 2 attempts)");
 }
 
 TEST_CASE("result<T> holds a value or an error, and value() throws floe::exception") {

@@ -24,7 +24,7 @@ TEST_CASE("make_error: errc from the kind, header ids preferred over the body's"
   CHECK(e.diag.host_id == "body-hid");
   CHECK(e.diag.resource == "/b/k");
   CHECK(e.diag.to_string() ==
-        "GetObject /b/k: 404 NoSuchKey: The specified key does not exist. (request id hdr-rid) [attempt 2]");
+        "GetObject /b/k: 404 NoSuchKey: The specified key does not exist. (request id hdr-rid; after 2 attempts)");
   auto none = errors::make_error({kind::denied, "403"}, 403, nullptr, {});
   CHECK(none.code == errc::denied);
   CHECK(none.diag.code.empty());

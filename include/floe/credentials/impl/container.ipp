@@ -69,6 +69,12 @@ FLOE_DECL container_source::container_source(boost::asio::any_io_executor ex, co
   hc.retry.base_delay = std::chrono::milliseconds(100);
   hc.body_limit = 64 * 1024;
   http_ = std::make_unique<http::client>(std::move(ex), hc);
+  service::description d;
+  d.id = "container";
+  d.proto = service::protocol::plain;
+  service::driver_config dc;
+  dc.retry = hc.retry;
+  driver_ = std::make_unique<service::driver>(*http_, d, nullptr, std::move(dc));
 }
 
 FLOE_DECL std::string container_source::describe() const {
@@ -103,7 +109,8 @@ FLOE_DECL boost::asio::awaitable<result<credentials>> container_source::fetch() 
     req.headers.set("Authorization", cfg_.token);
   }
   http::response res;
-  error sent = co_await http_->async_send(ep_, req, res, asio::use_awaitable);
+  error sent;
+  co_await service::send_unsigned(*driver_, ep_, req.operation, req, res, sent);
   std::string const what = describe();
   if (sent.code) {
     sent.diag.message = what + ": " + sent.code.message() +

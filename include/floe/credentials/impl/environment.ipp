@@ -1,28 +1,7 @@
 #pragma once
 #include <floe/credentials/environment.hpp>
 
-#include <cstdlib>
-
 namespace floe::credentials {
-
-FLOE_DECL env_lookup process_environment() {
-  return [](std::string_view name) -> std::optional<std::string> {
-    std::string n(name);
-    if (char const* v = std::getenv(n.c_str())) return std::string(v);
-    return std::nullopt;
-  };
-}
-
-FLOE_DECL env_lookup empty_environment() {
-  return [](std::string_view) -> std::optional<std::string> { return std::nullopt; };
-}
-
-FLOE_DECL std::optional<std::string> non_empty(env_lookup const& env, std::string_view name) {
-  if (!env) return std::nullopt;
-  auto v = env(name);
-  if (!v || v->empty()) return std::nullopt;
-  return v;
-}
 
 FLOE_DECL result<std::optional<credentials>> credentials_from_environment(env_lookup const& env) {
   auto key = non_empty(env, "AWS_ACCESS_KEY_ID");

@@ -49,6 +49,12 @@ FLOE_DECL imds_source::imds_source(boost::asio::any_io_executor ex, imds_config 
   hc.retry.base_delay = std::chrono::milliseconds(100);
   hc.body_limit = 64 * 1024;
   http_ = std::make_unique<http::client>(std::move(ex), hc);
+  service::description d;
+  d.id = "imds";
+  d.proto = service::protocol::plain;
+  service::driver_config dc;
+  dc.retry = hc.retry;
+  driver_ = std::make_unique<service::driver>(*http_, d, nullptr, std::move(dc));
 }
 
 FLOE_DECL std::string imds_source::describe() const {
@@ -68,7 +74,8 @@ FLOE_DECL boost::asio::awaitable<result<http::response>> imds_source::send(std::
   if (with_token) req.headers.set("X-aws-ec2-metadata-token", token_);
   else req.headers.set("X-aws-ec2-metadata-token-ttl-seconds", std::to_string(cfg_.token_ttl.count()));
   http::response res;
-  error sent = co_await http_->async_send(ep_, req, res, asio::use_awaitable);
+  error sent;
+  co_await service::send_unsigned(*driver_, ep_, req.operation, req, res, sent);
   if (sent.code) {
     // The HTTP layer's message can be only "not retried: ..."; say what
     // happened first (a silent metadata service: "timed out after 1000 ms").

@@ -101,6 +101,30 @@ FLOE_DECL std::optional<std::string_view> profile::service_setting(std::string_v
   return std::string_view(n->value);
 }
 
+FLOE_DECL endpoints::profile_settings profile::endpoint_settings() const {
+  endpoints::profile_settings s;
+  s.label = detail::quoted_profile(name);
+  auto where = [this](std::string_view key) {
+    auto const* st = find(key);
+    return st ? st->where() : detail::quoted_profile(name);
+  };
+  if (auto u = get("endpoint_url"); u && !u->empty()) {
+    s.endpoint_url = std::string(*u);
+    s.endpoint_url_where = where("endpoint_url");
+  }
+  if (auto i = get("ignore_configured_endpoint_urls")) {
+    s.ignore_configured_endpoint_urls = std::string(*i);
+    s.ignore_where = where("ignore_configured_endpoint_urls");
+  }
+  if (services) {
+    if (auto n = get("services")) s.services = detail::printable(*n);
+    for (auto const& block : services->entries) {
+      if (auto const* u = block.find("endpoint_url")) s.service_urls.emplace_back(block.key, u->value);
+    }
+  }
+  return s;
+}
+
 FLOE_DECL std::optional<std::string> config_profile_name(std::string_view section_name) {
   if (section_name == "default") return std::string("default");
   return detail::prefixed_name(section_name, "profile");

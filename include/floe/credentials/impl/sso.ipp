@@ -157,6 +157,12 @@ FLOE_DECL sso_source::sso_source(boost::asio::any_io_executor ex, sso_config cfg
   hc.retry.base_delay = std::chrono::milliseconds(100);
   hc.body_limit = 64 * 1024;
   http_ = std::make_unique<http::client>(std::move(ex), hc);
+  service::description d;
+  d.id = "sso";
+  d.proto = service::protocol::plain;
+  service::driver_config dc;
+  dc.retry = hc.retry;
+  driver_ = std::make_unique<service::driver>(*http_, d, nullptr, std::move(dc));
 }
 
 FLOE_DECL std::string sso_source::describe() const {
@@ -210,7 +216,8 @@ FLOE_DECL boost::asio::awaitable<result<credentials>> sso_source::fetch() {
   req.headers.set("Accept", "application/json");
   req.headers.set("x-amz-sso_bearer_token", std::string(tok->access_token.reveal()));
   http::response res;
-  error sent = co_await http_->async_send(ep_, req, res, asio::use_awaitable);
+  error sent;
+  co_await service::send_unsigned(*driver_, ep_, req.operation, req, res, sent);
   if (sent.code) {
     sent.diag.message = what + ": " + sent.code.message() +
                         (sent.diag.message.empty() ? std::string() : " (" + sent.diag.message + ")");

@@ -6,9 +6,9 @@
 namespace floe::http {
 
 namespace detail {
-inline std::string env_either(char const* lower, char const* upper) {
-  if (char const* v = std::getenv(lower); v && *v) return v;
-  if (char const* v = std::getenv(upper); v && *v) return v;
+inline std::string env_either(env_lookup const& env, char const* lower, char const* upper) {
+  if (auto v = non_empty(env, lower)) return std::move(*v);
+  if (auto v = non_empty(env, upper)) return std::move(*v);
   return {};
 }
 inline char ascii_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
@@ -26,14 +26,16 @@ inline int hex_value(char c) noexcept {
 }
 }  // namespace detail
 
-FLOE_DECL proxy_config proxy_config::from_env() {
+FLOE_DECL proxy_config proxy_config::from_env() { return from_env(process_environment()); }
+
+FLOE_DECL proxy_config proxy_config::from_env(env_lookup const& env) {
   proxy_config c;
   // curl reads only lower-case http_proxy (a CGI program can receive
   // HTTP_PROXY from a request header); floe is never a CGI program and
   // containers commonly set the upper-case form, so both are read.
-  c.http_proxy = detail::env_either("http_proxy", "HTTP_PROXY");
-  c.https_proxy = detail::env_either("https_proxy", "HTTPS_PROXY");
-  c.no_proxy = detail::env_either("no_proxy", "NO_PROXY");
+  c.http_proxy = detail::env_either(env, "http_proxy", "HTTP_PROXY");
+  c.https_proxy = detail::env_either(env, "https_proxy", "HTTPS_PROXY");
+  c.no_proxy = detail::env_either(env, "no_proxy", "NO_PROXY");
   return c;
 }
 

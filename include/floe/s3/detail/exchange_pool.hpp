@@ -45,7 +45,7 @@ class exchange_lease {
     if (pool_->spares.size() >= max_spare) return;
     x_->req.clear();
     x_->res.clear();
-    x_->scratch.owned = {};  // no copy of a secret waits in the pool
+    x_->scratch.spec.owned = {};  // no copy of a secret waits in the pool
     x_->scratch.failure.clear();
     pool_->spares.push_back(std::move(x_));
   }

@@ -8,12 +8,20 @@
 #include <floe/error.hpp>
 #include <floe/http/url.hpp>
 #include <floe/s3/addressing.hpp>
+#include <floe/service/driver.hpp>
+#include <floe/sigv4/canonical.hpp>
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
+
+namespace floe::s3 {
+class client;
+}
 
 namespace floe::s3::detail {
 
@@ -52,12 +60,24 @@ struct op_spec {
 // What client::perform keeps for one request beyond op, req and res: kept
 // with the pooled exchange (exchange_pool.hpp) rather than in perform's
 // coroutine frame (Asio recycles frames only up to ~1 KiB; a bigger one
-// costs an allocation per request, and evicts a cached smaller one).
-struct op_scratch {
+// costs an allocation per request, and evicts a cached smaller one). It is
+// also S3's part of the request path, as the driver's hooks: the region
+// redirect, the streamed GET's refusal to start over, and Ceph's silent
+// SignatureDoesNotMatch put into words (impl/driver.ipp).
+struct op_scratch final : service::request_hooks {
   request_target tgt;
   http::endpoint ep;
-  credentials::credentials owned;  // a set fetched for this request (not lent)
-  error failure;                   // the request's outcome: empty on success
+  service::request_spec spec;
+  std::vector<sigv4::query_param_view> query;
+  std::array<char, 64> memory_hash{};
+  std::string resource;
+  error failure;  // the request's outcome: empty on success
+  client* owner = nullptr;
+  op_spec const* op = nullptr;
+
+  FLOE_DECL error before_resend(service::request_spec& s, http::request& req) override;
+  FLOE_DECL bool follow_redirect(service::request_spec& s, http::request& req, http::response const& res) override;
+  FLOE_DECL void describe(error& e, http::response const& res, credentials::credentials const* signer) override;
 };
 
 // An argument the caller got wrong, named with the operation and resource.

@@ -16,25 +16,7 @@ inline std::string quoted(std::string_view s) {
   return "'" + credentials::detail::printable(s, 300) + "'";
 }
 
-inline bool is_ipv4(std::string_view s) noexcept {
-  int parts = 0;
-  std::size_t i = 0;
-  while (i <= s.size()) {
-    std::size_t j = i;
-    int v = 0;
-    while (j < s.size() && is_digit(s[j])) {
-      v = v * 10 + (s[j] - '0');
-      if (v > 255 || j - i >= 3) return false;
-      ++j;
-    }
-    if (j == i) return false;
-    ++parts;
-    if (j == s.size()) break;
-    if (s[j] != '.') return false;
-    i = j + 1;
-  }
-  return parts == 4;
-}
+using endpoints::detail::is_ipv4;
 
 // A region that is safe to put in a host name or a signing scope even when
 // a server chose it: no '.', '/', ':' or anything else that could steer a
@@ -50,29 +32,7 @@ inline std::optional<std::string> env_value(credentials::env_lookup const& env, 
   return credentials::non_empty(env, name);
 }
 
-inline std::optional<bool> parse_bool(std::string_view v) {
-  std::string l(v);
-  for (auto& c : l)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  if (l == "true") return true;
-  if (l == "false") return false;
-  return std::nullopt;
-}
-
-// host[:port] as a Host header says it, into `a` (replacing what it held).
-inline void authority_into(std::string& a, std::string_view host, std::uint16_t port, bool https) {
-  a.clear();
-  bool v6 = host.find(':') != std::string_view::npos;
-  if (v6) a += '[';
-  a += host;
-  if (v6) a += ']';
-  if (port != (https ? 443 : 80)) {
-    char digits[8];
-    auto const end = std::to_chars(digits, digits + sizeof digits, port).ptr;
-    a += ':';
-    a.append(digits, end);
-  }
-}
+using endpoints::detail::authority_into;
 
 inline std::string authority_of(std::string_view host, std::uint16_t port, bool https) {
   std::string a;
@@ -82,92 +42,9 @@ inline std::string authority_of(std::string_view host, std::uint16_t port, bool 
 
 }  // namespace detail
 
-FLOE_DECL std::string endpoint::authority() const { return detail::authority_of(host, port, is_https()); }
-
-FLOE_DECL result<endpoint> parse_endpoint_url(std::string_view url, std::string_view what) {
-  auto bad = [&](std::string_view why) {
-    return error(errc::invalid_argument, std::string(what) + " " + detail::quoted(url) + ": " + std::string(why));
-  };
-  endpoint ep;
-  auto sep = url.find("://");
-  if (sep == std::string_view::npos) return bad("expected scheme://host[:port][/path]");
-  for (char c : url.substr(0, sep)) ep.scheme += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  if (ep.scheme != "http" && ep.scheme != "https") return bad("the scheme must be http or https");
-  std::string_view rest = url.substr(sep + 3);
-  if (rest.find_first_of("?#") != std::string_view::npos) return bad("a query or fragment is not allowed");
-  auto slash = rest.find('/');
-  std::string_view auth = rest.substr(0, slash);
-  std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
-  if (auth.find('@') != std::string_view::npos) return bad("user info is not allowed");
-  if (auth.empty()) return bad("no host");
-  std::string_view port_text;
-  if (auth.front() == '[') {
-    auto close = auth.find(']');
-    if (close == std::string_view::npos) return bad("unterminated IPv6 literal");
-    std::string_view h = auth.substr(1, close - 1);
-    if (h.empty()) return bad("empty IPv6 literal");
-    for (char c : h)
-      if (!(detail::is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == ':' || c == '.'))
-        return bad("invalid IPv6 literal");
-    ep.host = std::string(h);
-    ep.host_is_ip = true;
-    std::string_view after = auth.substr(close + 1);
-    if (!after.empty()) {
-      if (after.front() != ':') return bad("unexpected text after the IPv6 literal");
-      port_text = after.substr(1);
-      if (port_text.empty()) return bad("empty port");
-    }
-  } else {
-    auto colon = auth.find(':');
-    std::string_view h = auth.substr(0, colon);
-    if (colon != std::string_view::npos) {
-      port_text = auth.substr(colon + 1);
-      if (port_text.empty()) return bad("empty port");
-      if (port_text.find(':') != std::string_view::npos) return bad("an IPv6 host must be in brackets");
-    }
-    if (h.empty()) return bad("no host");
-    for (char c : h) {
-      bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || detail::is_digit(c) || c == '-' || c == '.' || c == '_';
-      if (!ok) return bad("invalid character in the host name");
-      ep.host += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    }
-    ep.host_is_ip = detail::is_ipv4(ep.host);
-  }
-  ep.port = ep.is_https() ? 443 : 80;
-  if (!port_text.empty()) {
-    unsigned long p = 0;
-    for (char c : port_text) {
-      if (!detail::is_digit(c) || p > 65535) return bad("invalid port");
-      p = p * 10 + static_cast<unsigned long>(c - '0');
-    }
-    if (p == 0 || p > 65535) return bad("port out of range");
-    ep.port = static_cast<std::uint16_t>(p);
-  }
-  for (char c : path)
-    if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7f)
-      return bad("the path must be percent-encoded (no spaces, control or non-ASCII bytes)");
-  while (!path.empty() && path.back() == '/') path.remove_suffix(1);
-  ep.base_path = std::string(path);
-  return ep;
-}
-
-FLOE_DECL std::string_view partition_dns_suffix(std::string_view region) noexcept {
-  auto starts = [&](std::string_view p) { return region.substr(0, p.size()) == p; };
-  if (starts("cn-")) return "amazonaws.com.cn";
-  if (starts("eusc-")) return "amazonaws.eu";
-  if (starts("us-isob-")) return "sc2s.sgov.gov";
-  if (starts("us-isof-")) return "csp.hci.ic.gov";
-  if (starts("us-iso-")) return "c2s.ic.gov";
-  if (starts("eu-isoe-")) return "cloud.adc-e.uk";
-  return "amazonaws.com";
-}
-
-FLOE_DECL bool is_valid_aws_region(std::string_view r) noexcept {
-  if (r.empty() || r.size() > 63 || r.front() == '-' || r.back() == '-') return false;
-  return std::all_of(r.begin(), r.end(), [](char c) { return detail::is_lower_alnum(c) || c == '-'; });
-}
-
 FLOE_DECL result<addressing_config> resolve_addressing(addressing_params const& caller,
+                                                       endpoints::resolver const& endpoints, std::string_view region,
+                                                       std::string_view region_source,
                                                        credentials::env_lookup const& env,
                                                        credentials::profile const* prof) {
   addressing_config cfg;
@@ -179,45 +56,11 @@ FLOE_DECL result<addressing_config> resolve_addressing(addressing_params const& 
   };
 
   // Endpoint.
-  bool ignore_configured = false;
-  if (auto v = detail::env_value(env, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) {
-    auto b = detail::parse_bool(*v);
-    if (!b) return error(errc::invalid_argument, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS must be true or false");
-    ignore_configured = *b;
-  } else if (prof) {
-    if (auto pv = prof->get("ignore_configured_endpoint_urls")) {
-      auto b = detail::parse_bool(*pv);
-      if (!b)
-        return error(errc::invalid_argument,
-                     setting_where("ignore_configured_endpoint_urls") + ": ignore_configured_endpoint_urls must be true or false");
-      ignore_configured = *b;
-    }
-  }
-  std::optional<std::string> url;
-  if (!caller.endpoint_url.empty()) {
-    url = caller.endpoint_url;
-    cfg.endpoint_source = "caller";
-  } else if (!ignore_configured) {
-    if (auto v = detail::env_value(env, "AWS_ENDPOINT_URL_S3")) {
-      url = *v;
-      cfg.endpoint_source = "AWS_ENDPOINT_URL_S3";
-    } else if (auto g = detail::env_value(env, "AWS_ENDPOINT_URL")) {
-      url = *g;
-      cfg.endpoint_source = "AWS_ENDPOINT_URL";
-    } else if (prof) {
-      if (auto s = prof->service_setting("s3", "endpoint_url"); s && !s->empty()) {
-        url = std::string(*s);
-        cfg.endpoint_source = prof_label + " services '" + credentials::detail::printable(*prof->get("services")) + "'";
-      } else if (auto p = prof->get("endpoint_url"); p && !p->empty()) {
-        url = std::string(*p);
-        cfg.endpoint_source = setting_where("endpoint_url");
-      }
-    }
-  }
-  if (url) {
-    auto ep = parse_endpoint_url(*url, cfg.endpoint_source == "caller" ? "endpoint URL" : cfg.endpoint_source);
-    if (!ep) return ep.error();
-    cfg.custom_endpoint = std::move(*ep);
+  auto conf = endpoints.configured("s3", caller.endpoint_url);
+  if (!conf) return conf.error();
+  if (*conf) {
+    cfg.custom_endpoint = std::move((*conf)->ep);
+    cfg.endpoint_source = std::move((*conf)->source);
   } else {
     cfg.endpoint_source = "default";
   }
@@ -226,15 +69,9 @@ FLOE_DECL result<addressing_config> resolve_addressing(addressing_params const& 
   if (!caller.region.empty()) {
     cfg.region = caller.region;
     cfg.region_source = "caller";
-  } else if (auto r = detail::env_value(env, "AWS_REGION")) {
-    cfg.region = *r;
-    cfg.region_source = "AWS_REGION";
-  } else if (auto d = detail::env_value(env, "AWS_DEFAULT_REGION")) {
-    cfg.region = *d;
-    cfg.region_source = "AWS_DEFAULT_REGION";
-  } else if (auto p = prof ? prof->get("region") : std::nullopt; p && !p->empty()) {
-    cfg.region = std::string(*p);
-    cfg.region_source = setting_where("region");
+  } else if (!region.empty()) {
+    cfg.region = std::string(region);
+    cfg.region_source = std::string(region_source);
   } else {
     cfg.region = "us-east-1";
     cfg.region_source = "default";
@@ -283,6 +120,33 @@ FLOE_DECL result<addressing_config> resolve_addressing(addressing_params const& 
     }
   }
   return cfg;
+}
+
+FLOE_DECL region_choice choose_region(credentials::env_lookup const& env, credentials::profile const* prof) {
+  region_choice r;
+  if (auto v = detail::env_value(env, "AWS_REGION")) {
+    r.region = std::move(*v);
+    r.source = "AWS_REGION";
+  } else if (auto d = detail::env_value(env, "AWS_DEFAULT_REGION")) {
+    r.region = std::move(*d);
+    r.source = "AWS_DEFAULT_REGION";
+  } else if (auto p = prof ? prof->get("region") : std::nullopt; p && !p->empty()) {
+    r.region = std::string(*p);
+    auto const* s = prof->find("region");
+    r.source = s ? s->where() : "profile '" + credentials::detail::printable(prof->name) + "'";
+  }
+  return r;
+}
+
+FLOE_DECL result<addressing_config> resolve_addressing(addressing_params const& caller,
+                                                       credentials::env_lookup const& env,
+                                                       credentials::profile const* prof) {
+  std::optional<endpoints::profile_settings> settings;
+  if (prof) settings = prof->endpoint_settings();
+  auto r = endpoints::resolver::create(env, std::move(settings));
+  if (!r) return r.error();
+  auto const region = choose_region(env, prof);
+  return resolve_addressing(caller, *r, region.region, region.source, env, prof);
 }
 
 FLOE_DECL bool is_dns_compatible(std::string_view b, bool allow_dots) noexcept {

@@ -5,48 +5,45 @@
 // buckets.ipp and presign.ipp.
 #include <floe/s3/client.hpp>
 
-#include <floe/credentials/chain.hpp>
-#include <floe/credentials/shared_files.hpp>
+#include <floe/providers/default_session.hpp>
 #include <floe/s3/detail/exchange_pool.hpp>
 
-#include <optional>
 
 namespace floe::s3 {
 
+FLOE_DECL service::description client::service_description() noexcept {
+  service::description d;
+  d.id = "s3";
+  d.signing_name = "s3";
+  d.proto = service::protocol::rest_xml;
+  d.s3_signing = true;
+  return d;
+}
+
 FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, client_config cfg) {
-  auto env = cfg.env ? cfg.env : credentials::process_environment();
-  // The profile feeds region, endpoint and addressing style; a broken or
-  // missing profile that was named explicitly is an error here.
-  auto where = credentials::locate_shared_files(cfg.shared_files, env);
-  std::optional<credentials::profile> prof;
-  {
-    auto files = credentials::load_shared_config(where);
-    if (!files) return files.error();
-    prof = files->find_profile(where.profile);
-    if (!prof && where.explicit_profile() && cfg.credentials == nullptr) {
-      return error(errc::invalid_argument, files->explain_missing(where.profile));
-    }
-  }
-  auto addr = resolve_addressing(cfg.addressing, env, prof ? &*prof : nullptr);
+  session_params sp;
+  sp.env = cfg.env;
+  sp.shared_files = cfg.shared_files;
+  sp.region = cfg.addressing.region;
+  sp.credentials = cfg.credentials;
+  sp.http = cfg.http;
+  sp.proxy_from_env = false;  // cfg.http.proxy says it
+  auto s = make_session(ex, std::move(sp));
+  if (!s) return s.error();
+  return create(std::move(ex), **s, std::move(cfg));
+}
+
+FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, session const& s, client_config cfg) {
+  auto addr = resolve_addressing(cfg.addressing, s.endpoints(), s.region(), s.region_source(), s.env(), s.profile());
   if (!addr) return addr.error();
-  // The default chain, in the SDKs' order (credentials/chain.hpp): keys in
-  // the environment; web identity from the environment; the profile
-  // (static keys, roles, credential_process); container credentials; IMDS.
-  auto provider = cfg.credentials;
-  if (!provider) {
-    credentials::chain_config cc;
-    cc.env = env;
-    cc.shared_files = cfg.shared_files;
-    cc.sts.endpoint.region = addr->region;
-    cc.sts.env = env;
-    cc.sts.http.tls = cfg.http.tls;
-    cc.sts.http.proxy = cfg.http.proxy;
-    cc.sts.http.resolve_overrides = cfg.http.resolve_overrides;
-    cc.sts.http.observer = cfg.http.observer;  // a request log sees the credential fetches too
-    auto chain = credentials::make_default_chain(ex, std::move(cc));
-    if (!chain) return chain.error();
-    provider = std::move(*chain);
-  }
+  cfg.env = s.env();
+  cfg.shared_files = s.shared_files_params();
+  cfg.http = s.http();
+  auto provider = s.credentials();
+  if (!provider)
+    provider = std::make_shared<credentials::static_provider>(
+        error(errc::credentials_unavailable, "the session this client was made from has no credentials provider"));
+  cfg.credentials = provider;
   return std::unique_ptr<client>(new client(std::move(ex), std::move(cfg), std::move(*addr), std::move(provider)));
 }
 
@@ -56,6 +53,7 @@ FLOE_DECL client::client(executor_type ex, client_config cfg, addressing_config 
       addressing_(std::move(addr)),
       provider_(std::move(provider)),
       http_(std::move(ex), cfg_.http),
+      driver_(http_, service_description(), provider_, service::driver_config{cfg_.http.retry, cfg_.clock, {}}),
       spare_exchanges_(std::make_shared<detail::exchange_pool>()) {}
 
 FLOE_DECL client::~client() = default;

@@ -6,3 +6,4 @@
 #include <floe/sqs/impl/queues.ipp>
 #include <floe/sqs/impl/messages.ipp>
 #include <floe/sqs/impl/batches.ipp>
+#include <floe/sqs/impl/client.ipp>

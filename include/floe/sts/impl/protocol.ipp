@@ -47,20 +47,13 @@ inline error malformed(std::string what) { return error(errc::malformed_reply, "
 
 }  // namespace detail
 
-FLOE_DECL result<endpoint_config> resolve_endpoint(endpoint_params const& p, credentials::env_lookup const& env) {
-  auto env_get = [&](std::string_view n) -> std::optional<std::string> {
-    return env ? credentials::non_empty(env, n) : std::nullopt;
-  };
+FLOE_DECL result<endpoint_config> resolve_endpoint(endpoint_params const& p, endpoints::resolver const& resolver,
+                                                  std::string_view region_in, std::string_view region_source) {
   std::string region = p.region;
   std::string region_from = "the STS client configuration";
   if (region.empty()) {
-    if (auto r = env_get("AWS_REGION")) {
-      region = *r;
-      region_from = "AWS_REGION";
-    } else if (auto d = env_get("AWS_DEFAULT_REGION")) {
-      region = *d;
-      region_from = "AWS_DEFAULT_REGION";
-    }
+    region = std::string(region_in);
+    region_from = std::string(region_source);
   }
   for (char c : region) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
@@ -70,40 +63,41 @@ FLOE_DECL result<endpoint_config> resolve_endpoint(endpoint_params const& p, cre
   }
   endpoint_config out;
   out.signing_region = region.empty() ? "us-east-1" : region;
-  std::string url;
-  if (!p.endpoint_url.empty()) {
-    url = p.endpoint_url;
-    out.source = "the STS client configuration";
-  } else {
-    auto ignore = env_get("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS");
-    bool const ignored = ignore && (*ignore == "true" || *ignore == "TRUE" || *ignore == "True");
-    if (!ignored) {
-      if (auto u = env_get("AWS_ENDPOINT_URL_STS")) {
-        url = *u;
-        out.source = "AWS_ENDPOINT_URL_STS";
-      } else if (auto g = env_get("AWS_ENDPOINT_URL")) {
-        url = *g;
-        out.source = "AWS_ENDPOINT_URL";
-      }
-    }
+  auto conf = resolver.configured("sts", p.endpoint_url);
+  if (!conf) {
+    auto e = conf.error();
+    e.diag.message = "STS: " + e.diag.message;
+    return e;
   }
-  if (!url.empty()) {
-    auto parsed = http::parse_url(url);
-    if (!parsed || (parsed->target != "/" && !parsed->target.empty()) || !parsed->userinfo.empty())
-      return error(errc::invalid_argument, "STS: endpoint URL '" + credentials::detail::printable(url, 200) +
+  if (*conf) {
+    auto const& c = **conf;
+    out.source = c.source == "caller" ? "the STS client configuration" : c.source;
+    if (!c.ep.base_path.empty())
+      return error(errc::invalid_argument, "STS: endpoint URL '" + credentials::detail::printable(c.ep.url(), 200) +
                                                "' from " + out.source + " is not http(s)://host[:port][/]");
-    while (!url.empty() && url.back() == '/') url.pop_back();
-    out.url = url;
+    out.url = c.ep.url();
     return out;
   }
-  if (region.empty()) {
-    out.url = "https://sts.amazonaws.com";
-    out.source = "global (no region configured)";
-  } else {
-    out.url = "https://sts." + region + ".amazonaws.com";
-    out.source = "regional (region from " + region_from + ")";
-  }
+  auto aws = resolver.resolve("sts", region, {}, region_from);
+  if (!aws) return aws.error();
+  out.url = aws->ep.url();
+  out.signing_region = aws->signing_region;
+  out.source = region.empty() ? "global (no region configured)" : "regional (region from " + region_from + ")";
   return out;
+}
+
+FLOE_DECL result<endpoint_config> resolve_endpoint(endpoint_params const& p, credentials::env_lookup const& env) {
+  std::string region, region_from;
+  if (auto r = credentials::non_empty(env, "AWS_REGION")) {
+    region = *r;
+    region_from = "AWS_REGION";
+  } else if (auto d = credentials::non_empty(env, "AWS_DEFAULT_REGION")) {
+    region = *d;
+    region_from = "AWS_DEFAULT_REGION";
+  }
+  auto resolver = endpoints::resolver::create(env);
+  if (!resolver) return resolver.error();
+  return resolve_endpoint(p, *resolver, region, region_from);
 }
 
 FLOE_DECL result<std::string> web_identity_body(web_identity_request const& r) {

@@ -1,18 +1,12 @@
 // The pure parts of the http layer: fields, URLs, proxy selection, fallback
-// classification; and the connections' deadline bookkeeping (no socket is
-// connected).
-#include <floe/http/client.hpp>
+// classification.
 #include <floe/http/fields.hpp>
 #include <floe/http/message.hpp>
 #include <floe/http/proxy.hpp>
 #include <floe/http/url.hpp>
 
-#include <boost/asio/io_context.hpp>
-
 #include <doctest/doctest.h>
 
-#include <chrono>
-#include <memory>
 #include <string>
 
 using namespace floe::http;
@@ -183,26 +177,4 @@ TEST_CASE("default_classify maps statuses and a few error codes to kinds") {
   req.traits.conditional_write = true;
   CHECK(k(500) == kind::unknown_outcome);
   CHECK(k(503) == kind::unknown_outcome);
-}
-
-TEST_CASE("deadline: a transfer seen after the deadline passed restarts the clock; a stall after it times out again") {
-  // The watchdog can find a connection past its deadline while the
-  // completion of a successful transfer is already queued: it marks the
-  // connection timed out with nothing to cancel. The transfer did move
-  // bytes, so progress() must watch the connection again rather than leave
-  // the rest of the exchange without a deadline.
-  using namespace std::chrono_literals;
-  boost::asio::io_context io;
-  auto dog = std::make_shared<detail::watchdog>(io.get_executor());
-  detail::connection c(io.get_executor(), dog);
-  c.watch(20ms);
-  io.run_for(10s);  // returns once the deadline has fired and nothing is left to wait for
-  REQUIRE(io.stopped());
-  CHECK(c.timed_out());
-  c.progress();
-  CHECK_FALSE(c.timed_out());
-  io.restart();
-  io.run_for(10s);
-  CHECK(io.stopped());
-  CHECK(c.timed_out());  // watched again: no further progress, so the deadline fired once more
 }

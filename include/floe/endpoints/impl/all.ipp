@@ -1,0 +1,3 @@
+#pragma once
+#include <floe/endpoints/impl/endpoint.ipp>
+#include <floe/endpoints/impl/resolver.ipp>

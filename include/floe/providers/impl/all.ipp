@@ -1,0 +1,2 @@
+#pragma once
+#include <floe/providers/impl/default_session.ipp>

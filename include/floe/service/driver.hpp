@@ -1,0 +1,207 @@
+#pragma once
+// service::driver: the one request path of every service. A thin coroutine
+// runner over request_machine (the decisions: retries and their quota, the
+// heal after stale credentials, the clock skew, conditional writes): it asks
+// the credentials provider, signs each attempt with SigV4, sends it through
+// http's single exchange, decodes the reply by the service's protocol
+// (protocol.hpp) and does what the machine answers. S3, STS and SQS each
+// own one; the credential endpoints (IMDS, container, SSO) own an unsigned
+// one, so they retry by the same rules.
+//
+// A service adds only what is its own: its description (id, signing name,
+// protocol, retryable codes), and per request a request_spec (what to sign,
+// how to name it) with, optionally, request_hooks (S3's region redirect, a
+// body built again for each try).
+//
+// Threading: a driver runs on its http::client's executor; use it from one
+// thread or a strand. Lifetimes: the driver must outlive its requests; the
+// spec, request and response must outlive the call.
+
+#include <floe/config.hpp>
+#include <floe/credentials/credentials.hpp>
+#include <floe/credentials/provider.hpp>
+#include <floe/error.hpp>
+#include <floe/http/client.hpp>
+#include <floe/http/message.hpp>
+#include <floe/http/url.hpp>
+#include <floe/retry/policy.hpp>
+#include <floe/service/protocol.hpp>
+#include <floe/sigv4/canonical.hpp>
+#include <floe/sigv4/signer.hpp>
+
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/deferred.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace floe::service {
+
+/// What a service is, for the driver. Views of static text.
+struct description {
+  std::string_view id;            // the endpoint resolver's id: "s3", "sts", "sqs", "imds"
+  std::string_view signing_name;  // SigV4's service name: "s3", "sts", "sqs"
+  protocol proto = protocol::query;
+  /// S3's signing rules: the path as sent (no normalisation) and a signed
+  /// X-Amz-Content-SHA256.
+  bool s3_signing = false;
+  /// The service's own "try again" codes beyond the classifier's (STS:
+  /// IDPCommunicationError, InvalidIdentityToken, throttling): retried with
+  /// back-off within the attempts and the quota.
+  bool (*retryable_code)(std::string_view code) = nullptr;
+};
+
+struct request_spec;
+
+/// What a service adds to one request. Every member has a default that
+/// does nothing.
+class request_hooks {
+ public:
+  /// Before every attempt but the first (a retry, the heal, a redirect):
+  /// build the body again (STS reads its token file again), refuse (a
+  /// streamed GET whose sink took bytes). An error ends the request with it.
+  virtual error before_resend(request_spec& spec, http::request& req) {
+    (void)spec, (void)req;
+    return {};
+  }
+  /// A reply classified as a redirect: whether the service follows it,
+  /// having aimed `spec` (endpoint, region, path) and `req` anew.
+  virtual bool follow_redirect(request_spec& spec, http::request& req, http::response const& res) {
+    (void)spec, (void)req, (void)res;
+    return false;
+  }
+  /// Adds the service's own words to a reply's error.
+  virtual void describe(error& e, http::response const& res, credentials::credentials const* signer) {
+    (void)e, (void)res, (void)signer;
+  }
+
+ protected:
+  ~request_hooks() = default;
+};
+
+/// One request beyond its http::request: where it goes, what is signed and
+/// how errors name it. Views must outlive the request; a hook that aims the
+/// request anew points them at new storage.
+struct request_spec {
+  std::string_view operation;  // "GetObject", "SendMessage": diagnostics and the exchange observer
+  std::string_view resource;   // "bkt/k", a queue URL, a role ARN: diagnostics
+  http::endpoint const* ep = nullptr;
+  std::string_view region;     // signed for
+  std::string_view path = "/"; // as on the wire, without the query
+  std::span<sigv4::query_param_view const> query;
+  /// Hex SHA-256 of the body, or sigv4::unsigned_payload.
+  std::string_view payload_hash;
+  /// false: sent unsigned (no credentials asked; IMDS, container, SSO,
+  /// AssumeRoleWithWebIdentity).
+  bool signs = true;
+  /// Sign with these instead of the provider's (STS's AssumeRole with a
+  /// caller's set): no heal.
+  credentials::credentials const* fixed = nullptr;
+  /// The request fetches credentials (STS's AssumeRole*, IMDS, container,
+  /// SSO): its failure is never stale_credentials (it must not invalidate
+  /// the cache it feeds).
+  bool credential_fetch = false;
+  bool conditional_read = false;  // a 304 is a success
+  bool if_match = false;          // a conditional write with If-Match (404 NoSuchKey: gone)
+  bool may_200_error = false;     // S3: the operation may answer 200 with <Error>
+  request_hooks* hooks = nullptr;
+
+  // The driver's scratch for this request, kept here rather than in its
+  // coroutine frame (Asio recycles frames only up to ~1 KiB).
+  credentials::credentials owned;  // a set fetched for this request (not lent)
+  std::unique_ptr<error> stale;    // the reply that made it invalidate, if it heals
+};
+
+/// Settings of a driver beyond its http::client's.
+struct driver_config {
+  /// Standard retry mode: attempts, back-off, the quota's costs. The quota
+  /// itself is the http::client's.
+  retry::standard_params retry;
+  /// The wall clock used for signing; null: system_clock::now.
+  std::function<std::chrono::system_clock::time_point()> clock;
+  /// Uniform draws in [0, 1) for the back-off; null: the http::client's
+  /// config().random, else a PRNG private to the driver.
+  std::function<double()> random;
+};
+
+class driver {
+ public:
+  /// `http` must outlive the driver. `provider` null: the driver only sends
+  /// unsigned requests (a signed one fails with credentials_unavailable).
+  FLOE_DECL driver(http::client& http, description d, std::shared_ptr<credentials::provider> provider,
+                   driver_config cfg);
+  driver(driver const&) = delete;
+  driver& operator=(driver const&) = delete;
+
+  http::client& http() noexcept { return http_; }
+  description const& service() const noexcept { return desc_; }
+  credentials::provider* provider() const noexcept { return provider_.get(); }
+  std::shared_ptr<credentials::provider> const& shared_provider() const noexcept { return provider_; }
+  driver_config const& config() const noexcept { return cfg_; }
+  std::chrono::system_clock::time_point now() const { return cfg_.clock ? cfg_.clock() : std::chrono::system_clock::now(); }
+
+  /// Sends one request: credentials, SigV4 per attempt, send, decode,
+  /// retry, heal. `out` is cleared on success (the reply in `res`; a 304 to
+  /// a conditional read and a 2xx are successes); otherwise it is the
+  /// failure, naming the operation, the resource, the status, the code, the
+  /// message, the request id and the attempts made — and `res` holds the
+  /// last reply, if any (`res.kind`, `res.retry_stop`, `res.attempts`).
+  /// Runs in the calling coroutine and shares its cancellation state:
+  /// terminal cancellation aborts the attempt in flight or the back-off
+  /// (out: operation_aborted). Never throws (except std::bad_alloc).
+  FLOE_DECL boost::asio::awaitable<void> run(request_spec& spec, http::request& req, http::response& res, error& out);
+
+  /// run() as an asynchronous operation of its own for any completion
+  /// token: completes with the error (empty: success). Runs on the
+  /// http::client's executor; cancelled through the token's slot.
+  template <class Token = boost::asio::deferred_t>
+  auto async_run(request_spec& spec, http::request& req, http::response& res, Token&& token = {}) {
+    return boost::asio::async_initiate<Token, void(error)>(
+        [this](auto handler, request_spec* s, http::request* rq, http::response* rs) {
+          http::detail::spawn<void(error)>(http_.get_executor(), run_value(*s, *rq, *rs), std::move(handler));
+        },
+        token, &spec, &req, &res);
+  }
+
+ private:
+  FLOE_DECL boost::asio::awaitable<error> run_value(request_spec& spec, http::request& req, http::response& res);
+  // run's helpers, out of its coroutine frame.
+  FLOE_DECL credentials::credentials const* lend_or_get(request_spec& spec, std::shared_ptr<credentials::credentials const>& lent,
+                                                        error& why);
+  FLOE_DECL boost::asio::awaitable<void> fetch(credentials::credentials& out, error& why);
+  FLOE_DECL error sign(request_spec const& spec, http::request& req, credentials::credentials const& c);
+  FLOE_DECL errors::reply_facts facts_of(request_spec const& spec, http::request const& req, http::response const& res) const;
+  FLOE_DECL void reply_error(request_spec const& spec, http::request const& req, http::response const& res,
+                             credentials::credentials const* signer, unsigned attempts, error& out) const;
+  FLOE_DECL double draw();
+
+  http::client& http_;
+  description desc_;
+  std::shared_ptr<credentials::provider> provider_;
+  driver_config cfg_;
+  sigv4::signer signer_;
+  sigv4::header_signature sig_;
+  std::vector<sigv4::header_view> sign_headers_;
+  std::uint64_t rng_state_;
+};
+
+/// An unsigned request of a credential endpoint (IMDS, container
+/// credentials, SSO's portal) through `d`, retried by the driver's rules:
+/// `out` is empty when a reply is in `res`, whatever its status (the
+/// endpoint's own statuses are the caller's to read); otherwise the
+/// transport failure (or operation_aborted). Shares the calling coroutine's
+/// cancellation state.
+FLOE_DECL boost::asio::awaitable<void> send_unsigned(driver& d, http::endpoint const& ep, std::string_view operation,
+                                                     http::request& req, http::response& res, error& out);
+
+}  // namespace floe::service
+
+#if defined(FLOE_HEADER_ONLY)
+#include <floe/service/impl/driver.ipp>
+#endif
