@@ -11,8 +11,11 @@
 #include <floe/watch/pattern.hpp>
 
 #if __has_include(<floe/sqs/client.hpp>)
+#include "../request_log.hpp"
 #include "../watch_run.hpp"
 
+#include <floe/providers/default_session.hpp>
+#include <floe/s3/client.hpp>
 #include <floe/sqs/client.hpp>
 #define FLOE_CLI_HAS_SQS_CLIENT 1
 #endif
@@ -26,11 +29,34 @@ namespace {
 namespace asio = boost::asio;
 
 #if defined(FLOE_CLI_HAS_SQS_CLIENT)
+// S3 and SQS from one session: one configuration and one credential cache,
+// so a revocation costs one STS call however many requests are refused.
 asio::awaitable<int> cmd_watch(context& x) {
+  auto const& g = x.g;
   auto ex = co_await asio::this_coro::executor;
-  auto q = sqs::client::create(ex, x.c);
-  if (!q) co_return fail(x, q.error(), "Watch", x.cl.queue);
-  co_return co_await run_watch(x, **q);
+  session_params sp;
+  sp.shared_files.profile = g.profile;
+  sp.region = g.region;
+  sp.http.tls.ca_file = g.ca_bundle;
+  sp.http.tls.verify_peer = !g.no_verify_ssl;
+  if (g.debug) {
+    global_options const* gp = &g;
+    sp.http.observer = [gp](http::exchange_view const& v) { log_exchange(*gp, v); };
+  }
+  auto s = make_session(ex, std::move(sp));
+  if (!s) co_return fail(x, s.error(), "configuration", "");
+  s3::client_config cfg;
+  cfg.addressing.endpoint_url = g.endpoint_url;
+  cfg.addressing.region = g.region;
+  if (g.path_style) cfg.addressing.style = s3::addressing_style::path;
+  auto s3c = s3::client::create(ex, **s, std::move(cfg));
+  if (!s3c) co_return fail(x, s3c.error(), "configuration", "");
+  sqs::client_options o;
+  o.endpoint_url = g.endpoint_url;
+  auto q = sqs::client::create(ex, **s, o);
+  if (!q) co_return fail(x, q.error(), "configuration", "");
+  context shared{**s3c, x.cl, x.g, x.errors};
+  co_return co_await run_watch(shared, **q);
 }
 #else
 asio::awaitable<int> cmd_watch(context& x) {
