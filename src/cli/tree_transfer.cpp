@@ -12,6 +12,7 @@
 #include "output.hpp"
 #include "s3_uri.hpp"
 #include "shown_path.hpp"
+#include "spill_buffer.hpp"
 #include "transfer.hpp"
 #include "tree_source.hpp"
 
@@ -19,7 +20,6 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <deque>
 #include <filesystem>
 #include <optional>
 #include <unistd.h>
@@ -80,11 +80,16 @@ struct run {
   tree_verb verb;
   side src, dst;
   compare_mode mode = compare_mode::size_and_time;
-  std::deque<transfer_record> records;  // --json: each object's (stable addresses)
+  // --json: the document goes out as the objects are done (its "objects"
+  // first), so that no part of it grows with the number of objects in
+  // memory; what sync --delete removed (as many) waits in a spill_buffer.
+  json_writer doc;
+  bool begun = false;
+  std::uint64_t copied = 0, bytes = 0;
+  spill_buffer deleted;  // JSON values, comma-separated
   std::vector<std::pair<std::string, std::string>> skipped;
   std::vector<error> errors;
-  delete_tally deletes;                    // sync --delete
-  std::vector<std::string> local_deleted;  // sync --delete of local files
+  delete_tally deletes;                    // sync --delete (its keys go to `deleted` under --json)
   std::vector<std::string> batch;          // S3 keys waiting for a DeleteObjects
   std::uint64_t unchanged = 0;
 
@@ -92,20 +97,46 @@ struct run {
     if (verb == tree_verb::mv) return "move";
     return src.s3 ? (dst.s3 ? "copy" : "download") : "upload";
   }
+
+  void begin_document() {
+    if (begun) return;
+    begun = true;
+    doc.begin_object().field("source", x.cl.args[0]).field("destination", x.cl.args[1]).key("objects").begin_array();
+  }
+
+  // --json: one object done.
+  void add_object(transfer_record const& r) {
+    begin_document();
+    ++copied;
+    bytes += r.size;
+    doc.begin_object().field("source", r.source).field("destination", r.destination).field("size", r.size);
+    doc.field("etag", r.etag).end_object();
+    write_stdout(doc.take());
+  }
+
+  // --json: one deleted key or file, as given.
+  void add_deleted(std::string const& uri_or_path) {
+    std::string v = deleted.empty() ? "" : ",";
+    append_json_string(v, uri_or_path);
+    if (auto r = deleted.append(v); !r) {
+      fail(x, r.error(), "delete", uri_or_path);
+      errors.push_back(r.error());
+    }
+  }
 };
 
 // One entry copied (and, for mv, its source removed).
 awaitable<int> transfer_entry(run& st, tree_entry const& e) {
   context& x = st.x;
-  transfer_record scratch;
-  transfer_record* rec = x.g.json ? &st.records.emplace_back() : &scratch;
+  transfer_record record;
+  transfer_record* rec = &record;
   rec->source = st.src.uri_or_path(e.rel);
   rec->destination = st.dst.uri_or_path(e.rel);
   rec->size = e.size;
   std::string const from = shown_endpoint(rec->source), to = shown_endpoint(rec->destination);
   if (x.cl.dryrun) {
-    rec->ok = true;
     print_op_line(x, st.word(), from, to);
+    if (x.g.json) st.add_object(record);
     co_return exit_ok;
   }
   bool const moving = st.verb == tree_verb::mv;
@@ -129,11 +160,9 @@ awaitable<int> transfer_entry(run& st, tree_entry const& e) {
     rc = co_await upload_one(x, rec->source, st.dst.bucket, dkey, rec);
     if (rc == exit_ok && moving) rc = remove_moved_file(x, rec->source, before, rec->destination);
   }
-  if (rc != exit_ok) {
-    rec->ok = false;
-    co_return rc;
-  }
+  if (rc != exit_ok) co_return rc;
   print_op_line(x, st.word(), from, to);
+  if (x.g.json) st.add_object(record);
   co_return exit_ok;
 }
 
@@ -154,24 +183,17 @@ awaitable<int> remove_extra(run& st, job_pool& pool, tree_entry const& d) {
   std::string const path = local_path_of(st.dst.dir, d.rel);
   if (!x.cl.dryrun && ::unlink(path.c_str()) != 0)
     co_return fail(x, system_error_of(errno, "cannot remove " + path), "delete", path);
-  st.local_deleted.push_back(path);
+  if (x.g.json) st.add_deleted(path);
   print_op_line(x, "delete", shown_path(path), "");
   co_return exit_ok;
 }
 
-std::string summary(run const& st, int rc) {
+// The rest of the --json document after its "objects"; false when stdout
+// fails.
+bool end_document(run& st, int rc) {
   context const& x = st.x;
-  json_writer w;
-  w.begin_object().field("source", x.cl.args[0]).field("destination", x.cl.args[1]);
-  std::uint64_t copied = 0, bytes = 0;
-  w.key("objects").begin_array();
-  for (auto const& j : st.records) {
-    if (!j.ok) continue;
-    ++copied;
-    bytes += j.size;
-    w.begin_object().field("source", j.source).field("destination", j.destination).field("size", j.size);
-    w.field("etag", j.etag).end_object();
-  }
+  st.begin_document();
+  json_writer& w = st.doc;
   w.end_array();
   w.key("skipped").begin_array();
   for (auto const& [path, reason] : st.skipped)
@@ -180,17 +202,17 @@ std::string summary(run const& st, int rc) {
   w.key("errors").begin_array();
   for (auto const& e : st.errors) write_error_fields(w, e);
   w.end_array();
+  // Written by hand from here: "deleted" comes out of the spill buffer.
+  std::string tail;
   if (st.verb == tree_verb::sync) {
     w.key("deleted").begin_array();
-    for (auto const& k : st.deletes.deleted) w.value(uri_of(st.dst.bucket, k));
-    for (auto const& p : st.local_deleted) w.value(p);
-    w.end_array();
-    w.field("unchanged", st.unchanged);
+    if (!write_stdout(w.take()) || !st.deleted.write_to_stdout()) return false;
+    tail = "],\"unchanged\":" + std::to_string(st.unchanged);
   }
-  if (x.cl.dryrun) w.field("dryrun", true);
-  w.field("copied", copied).field("failed", st.errors.size()).field("bytes", bytes).field("exit_code", rc);
-  w.end_object();
-  return w.line();
+  if (x.cl.dryrun) tail += ",\"dryrun\":true";
+  tail += ",\"copied\":" + std::to_string(st.copied) + ",\"failed\":" + std::to_string(st.errors.size()) +
+          ",\"bytes\":" + std::to_string(st.bytes) + ",\"exit_code\":" + std::to_string(rc) + "}\n";
+  return write_stdout(w.take() + tail);
 }
 
 std::string_view verb_name(tree_verb v) {
@@ -252,6 +274,10 @@ awaitable<int> transfer_tree(context& x, tree_verb verb) {
 
   x.errors = &st.errors;
   x.many = true;
+  if (x.g.json)
+    st.deletes.on_deleted = [&st](std::vector<std::string> const& keys) {
+      for (auto const& k : keys) st.add_deleted(uri_of(st.dst.bucket, k));
+    };
   job_pool pool(co_await boost::asio::this_coro::executor, x.cl.concurrency);
   // Jobs in flight use `st`: a signal must not throw this frame away under
   // them. The listings in progress are still cancelled (they fail as
@@ -300,7 +326,7 @@ awaitable<int> transfer_tree(context& x, tree_verb verb) {
   }
   rc = worse(rc, co_await pool.drain());
   x.errors = nullptr;
-  if (x.g.json) write_stdout(summary(st, rc));
+  if (x.g.json) end_document(st, rc);
   co_return rc;
 }
 

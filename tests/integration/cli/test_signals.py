@@ -153,6 +153,27 @@ class Signals(unittest.TestCase):
             self.assertEqual(self.uploads(), [])  # aborted: nothing left to bill
             self.assertEqual(self.run_floe(["stat", f"s3://{self.bucket}/up/big"]).returncode, 4)
 
+    def test_sigint_during_create_multipart_upload_aborts_the_upload_it_creates(self):
+        # The signal lands while the store has created the upload but its
+        # reply (the only place its id is) is still on the way: floe must
+        # take that reply and abort the upload, not leave it to be billed.
+        with tempfile.TemporaryDirectory() as d:
+            src = self.big_file(d)
+            held = self.rule({"method": "POST", "query": "uploads", "path": "create/big"}, {"type": "hold"})
+            p = self.start(["cp", "--no-progress", src, f"s3://{self.bucket}/create/big"])
+            wait_for("CreateMultipartUpload's reply held by the proxy", lambda: self.state(held)["held"] >= 1)
+            self.assertEqual([u["Key"] for u in self.uploads()], ["create/big"])
+            p.send_signal(signal.SIGINT)
+            # floe says it is cancelling once the cancellation has gone out;
+            # only then does the store's reply reach it.
+            line = p.stderr.readline().decode()
+            self.assertIn("interrupted (SIGINT): cancelling", line)
+            control("POST", f"/rules/{held}/release")
+            rc, err = self.finish(p)
+            self.assertEqual(rc, 130, line + err)
+            self.assertEqual(self.uploads(), [])  # the upload it created was aborted
+            self.assertEqual(self.run_floe(["stat", f"s3://{self.bucket}/create/big"]).returncode, 4)
+
     def test_sigterm_during_a_download_leaves_no_temporary_file_and_the_destination(self):
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "src")

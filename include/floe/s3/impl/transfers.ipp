@@ -14,6 +14,8 @@
 #include <floe/s3/detail/request_building.hpp>
 #include <floe/s3/store_support.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/deferred.hpp>
 #include <boost/asio/detached.hpp>
@@ -184,6 +186,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   if (!p.if_none_match.empty() && p.if_none_match != "*")
     co_return detail::invalid("CreateMultipartUpload", bucket + "/" + key,
                               "if_none_match on a write accepts only \"*\" (create only)");
+  auto ex = co_await asio::this_coro::executor;
   std::string upload_id;
   {
     detail::op_spec op;
@@ -197,11 +200,22 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
     if (!req.headers.valid())
       co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
     http::response res;
-    auto e = co_await execute(op, req, res);
+    // A cancellation (a Ctrl-C) while the create is in flight would leave
+    // an upload on the store whose id nobody learns, billed until a
+    // lifecycle rule ends it: the create is shielded from cancellation, and
+    // a cancellation that came meanwhile aborts the id it returned.
+    auto create = execute(op, req, res);
+    auto const shielded = asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable);
+    auto e = co_await asio::co_spawn(ex, std::move(create), shielded);
     if (e.code) co_return e;
     auto id = parse_initiate_multipart(res.body);
     if (!id) co_return detail::with_context(id.error(), op);
     upload_id = std::move(*id);
+    auto const cs = co_await asio::this_coro::cancellation_state;
+    if (cs.cancelled() != asio::cancellation_type::none) {
+      asio::co_spawn(ex, [this, b = bucket, k = key, u = upload_id]() { return abort_multipart(b, k, u); }, asio::detached);
+      co_return detail::with_context(error(boost::system::error_code(asio::error::operation_aborted)), op);
+    }
   }
 
   auto const plan = detail::plan_parts(size, copy ? cfg_.copy_part_size : cfg_.part_size);
@@ -265,7 +279,6 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
     }
   };
 
-  auto ex = co_await asio::this_coro::executor;
   auto const n = std::max<std::size_t>(1, std::min<std::size_t>(cfg_.multipart_concurrency, count));
   using op_type = decltype(asio::co_spawn(ex, worker(), asio::deferred));
   std::vector<op_type> ops;
