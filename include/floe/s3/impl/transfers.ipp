@@ -205,8 +205,8 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
     // lifecycle rule ends it: the create is shielded from cancellation, and
     // a cancellation that came meanwhile aborts the id it returned.
     auto create = execute(op, req, res);
-    auto const shielded = asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable);
-    auto e = co_await asio::co_spawn(ex, std::move(create), shielded);
+    auto shielded = asio::bind_cancellation_slot(asio::cancellation_slot(), asio::use_awaitable);
+    auto e = co_await asio::co_spawn(ex, std::move(create), std::move(shielded));
     if (e.code) co_return e;
     auto id = parse_initiate_multipart(res.body);
     if (!id) co_return detail::with_context(id.error(), op);
