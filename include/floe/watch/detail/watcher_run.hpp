@@ -18,13 +18,13 @@ namespace floe::watch {
 template <queue_client Queue>
 boost::asio::awaitable<result<void>> watcher<Queue>::run() {
   namespace asio = boost::asio;
-  count_credentials();
   auto resolving = q_.async_queue_url(cfg_.queue, asio::use_awaitable);
   auto url = co_await std::move(resolving);
   if (!url) co_return url.error();
   url_ = std::move(*url);
   auto init = co_await l_.async_init(asio::use_awaitable);
   if (!init) co_return init.error();
+  count_credentials();  // the first set is in hand now: refreshes count from it
   log(log_level::info, "started", "watching " + url_ + ", ledger " + l_.location(),
       {{"queue", url_}, {"ledger", l_.location()}, {"head", std::to_string(l_.head())},
        {"entries", std::to_string(l_.size())}});
