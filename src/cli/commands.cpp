@@ -13,6 +13,7 @@ namespace floe::cli {
 
 boost::asio::awaitable<int> run_command(s3::client& c, command_line const& cl) {
   context x{c, cl, cl.g};
+  auto const* verb = find_verb(cl.verb);
   if (cl.g.debug) {
     auto const& a = c.addressing();
     std::string ep = a.custom_endpoint ? a.custom_endpoint->scheme + "://" + a.custom_endpoint->authority() +
@@ -23,11 +24,12 @@ boost::asio::awaitable<int> run_command(s3::client& c, command_line const& cl) {
                                                                           : "automatic";
     debug_line(cl.g, "endpoint " + ep + " (" + a.endpoint_source + "), region " + a.region + " (" + a.region_source +
                          "), addressing " + style);
-    auto creds = c.credentials_provider().get();
-    if (creds) debug_line(cl.g, "credentials " + creds->to_string());
-    else debug_line(cl.g, "credentials: none (" + creds.error().diag.message + ")");
+    if (verb == nullptr || !verb->own_session) {
+      auto creds = c.credentials_provider().get();
+      if (creds) debug_line(cl.g, "credentials " + creds->to_string());
+      else debug_line(cl.g, "credentials: none (" + creds.error().diag.message + ")");
+    }
   }
-  auto const* verb = find_verb(cl.verb);
   if (verb == nullptr) co_return usage_error(x, "unknown command");
   co_return co_await verb->run(x);
 }

@@ -33,6 +33,11 @@ struct verb_spec {
   /// Runs the verb: output to stdout, errors to stderr; completes with the
   /// exit code.
   boost::asio::awaitable<int> (*run)(context& x) = nullptr;
+  /// The verb makes its clients from a session of its own
+  /// (cli_session.hpp), which says where its credentials come from under
+  /// -v: the command does not ask its default S3 client (a fetch of a set
+  /// nobody would use, an STS call with web identity).
+  bool own_session = false;
 };
 
 using family = std::span<verb_spec const>;

@@ -220,7 +220,8 @@ constexpr verb_spec sqs_verbs[] = {
          "profile, https://sqs.REGION.amazonaws.com. A missing queue exits 4.\n",
      .options = sqs_options,
      .check = check_sqs,
-     .run = cmd_sqs},
+     .run = cmd_sqs,
+     .own_session = true},
 };
 
 }  // namespace

@@ -10,15 +10,11 @@
 #include <floe/sqs/queue.hpp>
 #include <floe/watch/pattern.hpp>
 
-#if __has_include(<floe/sqs/client.hpp>)
-#include "../request_log.hpp"
+#include "../cli_session.hpp"
 #include "../watch_run.hpp"
 
-#include <floe/providers/default_session.hpp>
 #include <floe/s3/client.hpp>
 #include <floe/sqs/client.hpp>
-#define FLOE_CLI_HAS_SQS_CLIENT 1
-#endif
 
 #include <limits>
 
@@ -28,22 +24,12 @@ namespace {
 
 namespace asio = boost::asio;
 
-#if defined(FLOE_CLI_HAS_SQS_CLIENT)
 // S3 and SQS from one session: one configuration and one credential cache,
 // so a revocation costs one STS call however many requests are refused.
 asio::awaitable<int> cmd_watch(context& x) {
   auto const& g = x.g;
   auto ex = co_await asio::this_coro::executor;
-  session_params sp;
-  sp.shared_files.profile = g.profile;
-  sp.region = g.region;
-  sp.http.tls.ca_file = g.ca_bundle;
-  sp.http.tls.verify_peer = !g.no_verify_ssl;
-  if (g.debug) {
-    global_options const* gp = &g;
-    sp.http.observer = [gp](http::exchange_view const& v) { log_exchange(*gp, v); };
-  }
-  auto s = make_session(ex, std::move(sp));
+  auto s = make_cli_session(x);
   if (!s) co_return fail(x, s.error(), "configuration", "");
   s3::client_config cfg;
   cfg.addressing.endpoint_url = g.endpoint_url;
@@ -58,12 +44,6 @@ asio::awaitable<int> cmd_watch(context& x) {
   context shared{**s3c, x.cl, x.g, x.errors};
   co_return co_await run_watch(shared, **q);
 }
-#else
-asio::awaitable<int> cmd_watch(context& x) {
-  error e(errc::unsupported, "this floe was built without the SQS client (issue 18): floe watch cannot receive");
-  co_return fail(x, std::move(e), "Watch", x.cl.queue);
-}
-#endif
 
 result<void> check_watch(command_line const& cl) {
   if (cl.queue.empty()) return usage("watch needs --queue QUEUE (a queue URL or name)");
@@ -138,7 +118,8 @@ constexpr verb_spec watch_verbs[] = {
          "Runs until SIGINT or SIGTERM, then exits 0 (within 10 s).\n",
      .options = watch_options,
      .check = check_watch,
-     .run = cmd_watch},
+     .run = cmd_watch,
+     .own_session = true},
 };
 
 }  // namespace

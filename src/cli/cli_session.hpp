@@ -1,0 +1,19 @@
+#pragma once
+// The session of the verbs that make their own clients (sqs, watch): one
+// configuration and one credential cache from the global options, so that
+// S3 and SQS made from it share every refresh.
+
+#include "context.hpp"
+
+#include <floe/session/session.hpp>
+
+#include <memory>
+
+namespace floe::cli {
+
+/// A session from x.g (profile, region, TLS; --debug's exchange log). With
+/// -v, says where its credentials come from, as the command does for its
+/// default client (a verb_spec with own_session asks the command not to).
+result<std::shared_ptr<session>> make_cli_session(context& x);
+
+}  // namespace floe::cli
