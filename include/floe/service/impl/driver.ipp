@@ -267,10 +267,16 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
             reply_error(spec, req, res, signer, m.attempt(), out);
             add_stop_reason(out, a.stop, m.attempt());
             break;
-          case failure::transport:
-            out = transport_error(std::move(out), a.stop, m.attempt());
+          case failure::transport: {
+            // A reply partly handed to a stream sink (a download) stops
+            // here for its consumer to resume or give up on: no request
+            // body is involved, so "request body cannot be replayed" would
+            // mislead.
+            bool const sink_took_reply = a.stop == errc::body_not_replayable && req.body.replayable();
+            out = transport_error(std::move(out), sink_took_reply ? errc::ok : a.stop, m.attempt());
             add_context(out, spec.operation, spec.resource);
             break;
+          }
           case failure::declined_refresh:
             // The provider declined the invalidation (its forced refreshes
             // are backing off after curing nothing): resending with the
