@@ -3,6 +3,7 @@
 // context built from them (through asio::ssl).
 
 #include <floe/config.hpp>
+#include <floe/environment.hpp>
 #include <floe/result.hpp>
 
 #include <boost/asio/ssl/context.hpp>
@@ -33,11 +34,13 @@ struct tls_config {
   /// Read AWS_CA_BUNDLE, SSL_CERT_FILE and SSL_CERT_DIR; when false, none of
   /// them is read (OpenSSL's own reading of SSL_CERT_* included).
   bool use_env_ca_bundle = true;
+  /// Where those variables are read; null: the process environment. A
+  /// session sets its own lookup here.
+  floe::env_lookup env;
 };
 
-/// Looks up one environment variable; nullopt when unset. The same type as
-/// credentials::env_lookup.
-using env_lookup = std::function<std::optional<std::string>(std::string_view name)>;
+/// Looks up one environment variable (floe/environment.hpp).
+using env_lookup = floe::env_lookup;
 
 /// Whether a file or directory exists at `path`.
 using path_exists = std::function<bool(std::string const& path)>;
