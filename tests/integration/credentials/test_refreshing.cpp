@@ -11,7 +11,7 @@
 
 #include "servers.hpp"
 
-#include <floe/credentials/web_identity.hpp>
+#include <floe/providers/web_identity.hpp>
 #include <floe/providers/default_session.hpp>
 #include <floe/s3/client.hpp>
 #include <floe/sts/client.hpp>

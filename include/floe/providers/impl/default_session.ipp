@@ -1,7 +1,7 @@
 #pragma once
 #include <floe/providers/default_session.hpp>
 
-#include <floe/credentials/chain.hpp>
+#include <floe/providers/chain.hpp>
 
 namespace floe {
 
