@@ -21,8 +21,8 @@ TEST_CASE("exchange_lease: an exchange comes back emptied, secrets and outcome i
     x.req().headers.set("x-amz-meta-a", "1");
     x.res().status = 500;
     x.res().body = "reply";
-    x.scratch().owned.access_key_id = "AKIDEXAMPLE";
-    x.scratch().owned.secret_access_key = credentials::secret_string("secret");
+    x.scratch().spec.owned.access_key_id = "AKIDEXAMPLE";
+    x.scratch().spec.owned.secret_access_key = credentials::secret_string("secret");
     x.scratch().failure = error(errc::service_error, "boom");
     CHECK(pool->spares.empty());
   }
@@ -34,8 +34,8 @@ TEST_CASE("exchange_lease: an exchange comes back emptied, secrets and outcome i
   CHECK(again.req().headers.size() == 0);
   CHECK(again.res().status == 0);
   CHECK(again.res().body.empty());
-  CHECK(again.scratch().owned.access_key_id.empty());
-  CHECK(again.scratch().owned.secret_access_key.empty());
+  CHECK(again.scratch().spec.owned.access_key_id.empty());
+  CHECK(again.scratch().spec.owned.secret_access_key.empty());
   CHECK_FALSE(again.scratch().failure.code);
 }
 
