@@ -1,6 +1,9 @@
 // Warm request/response pairs lent to an s3::client's operations and given
 // back emptied (s3/detail/exchange_pool.hpp).
 #include <floe/s3/detail/exchange_pool.hpp>
+// The pooled scratch is also S3's hooks into the service driver; their
+// definitions come with the client (s3/impl/driver.ipp) in a header-only build.
+#include <floe/s3/client.hpp>
 
 #include <doctest/doctest.h>
 
