@@ -19,9 +19,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -114,10 +118,15 @@ struct rig {
 
 }  // namespace
 
-TEST_CASE("503 SlowDown, then success on the retry; the quota refunded") {
+TEST_CASE("503 SlowDown, then success on the retry; the quota refunded; the observer told attempts 1 and 2") {
   auto& srv = servers::get();
   srv.control.reset();
-  rig r;
+  std::vector<std::pair<unsigned, unsigned>> seen;  // attempt, status of each GET
+  auto cfg = floe::test::http_test_config();
+  cfg.observer = [&seen](floe::http::exchange_view const& v) {
+    if (v.method == "GET") seen.emplace_back(v.attempt, v.status);
+  };
+  rig r(cfg);
   put_object(r.io, r.d, "drv-slow-bucket", "k", "fine");
   int const rule = srv.control.add_rule(
       R"({"match":{"method":"GET","path":"^/drv-slow-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"reply","when":"before","status":503,"headers":{"Content-Type":"application/xml"},"body":"<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"}})");
@@ -131,6 +140,102 @@ TEST_CASE("503 SlowDown, then success on the retry; the quota refunded") {
   CHECK(res.kind == floe::errors::kind::success);
   CHECK(srv.control.rule_counter(rule, "fired") == 1);
   CHECK(r.c.quota().available() == 500);
+  CHECK(seen == std::vector<std::pair<unsigned, unsigned>>{{1, 503}, {2, 200}});
+}
+
+TEST_CASE("a connection the server closed between requests is resent by the exchange, outside the attempts and the quota") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  rig r;
+  put_object(r.io, r.d, "drv-closed-bucket", "k", "abc");
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/drv-closed-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"close_after"}})");
+  for (int i = 0; i < 2; ++i) {
+    auto req = make("GET", "/drv-closed-bucket/k");
+    response res;
+    auto e = drive(r.io, r.d, plain_endpoint(), req, res);
+    REQUIRE_MESSAGE(!e.code, e.what());
+    CHECK(res.status == 200);
+    CHECK(res.body == "abc");
+    CHECK(res.attempts == 1);
+  }
+  CHECK(srv.control.rule_counter(rule, "fired") == 1);
+  CHECK(r.c.stats().stale_resends == 1);
+  CHECK(r.c.quota().available() == r.c.quota().capacity());
+}
+
+TEST_CASE("streaming both ways: a file body up, a reply cut mid-body retried into a file sink whole, signed for every attempt") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  std::vector<std::string> dates;  // X-Amz-Date of each GET as sent
+  auto cfg = floe::test::http_test_config();
+  cfg.io_chunk = 4096;
+  cfg.observer = [&dates](floe::http::exchange_view const& v) {
+    if (v.method == "GET") dates.emplace_back(v.request_headers->get("X-Amz-Date"));
+  };
+  asio::io_context io;
+  client c(io.get_executor(), cfg);
+  floe::credentials::credentials keys;
+  keys.access_key_id = "AKIAIOSFODNN7EXAMPLE";
+  keys.secret_access_key = floe::credentials::secret_string("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
+  auto dc = driver_config_of(c);
+  // Each signature a second later than the one before: a request signed
+  // once and sent twice would carry the same date twice.
+  auto ticks = std::make_shared<int>(0);
+  auto const t0 = std::chrono::system_clock::now();
+  dc.clock = [ticks, t0] { return t0 + std::chrono::seconds((*ticks)++); };
+  floe::service::driver d(c, s3_like(), std::make_shared<floe::credentials::static_provider>(keys), dc);
+  auto const data = pattern(300000);
+  char tmpl[] = "/tmp/floe-driver-stream-XXXXXX";
+  REQUIRE(::mkdtemp(tmpl));
+  std::string const dir = tmpl;
+  {
+    std::ofstream(dir + "/up", std::ios::binary) << "HEADER" << data;
+  }
+  put_object(io, d, "drv-stream-bucket", "seed", "x");
+  auto put = make("PUT", "/drv-stream-bucket/big");
+  put.body = body_source::file(dir + "/up", 6, data.size());
+  response res;
+  auto e = drive(io, d, plain_endpoint(), put, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+
+  int const rule = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/drv-stream-bucket/big$"},"trigger":{"nth":[1]},"action":{"type":"cut","when":"mid_body","after_bytes":50000}})");
+  auto get = floe::test::bare_request("GET", "/drv-stream-bucket/big");
+  get.headers.set("Host", plain_endpoint().host_header());
+  get.sink = body_sink::file(dir + "/down");
+  e = drive(io, d, plain_endpoint(), get, res, true);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.attempts == 2);
+  CHECK(res.body.empty());
+  CHECK(res.body_bytes == data.size());
+  CHECK(srv.control.rule_counter(rule, "fired") == 1);
+  REQUIRE(dates.size() == 2);
+  CHECK(dates[0] != dates[1]);
+  std::ifstream in(dir + "/down", std::ios::binary);
+  std::stringstream got;
+  got << in.rdbuf();
+  CHECK(got.str() == data);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a reply over a limit is reply_too_large and not retried") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  auto cfg = floe::test::http_test_config();
+  cfg.body_limit = 1000;
+  rig r(cfg);
+  put_object(r.io, r.d, "drv-limit-bucket", "k", pattern(5000));
+  auto const before = srv.control.stat("requests");
+  auto req = make("GET", "/drv-limit-bucket/k");
+  response res;
+  auto e = drive(r.io, r.d, plain_endpoint(), req, res);
+  CHECK_MESSAGE(e.code == errc::reply_too_large, e.what());
+  CHECK_MESSAGE(e.diag.message.find("body_limit (1000 bytes)") != std::string::npos, e.what());
+  CHECK(e.diag.attempt == 1);
+  CHECK(srv.control.stat("requests") == before + 1);
 }
 
 TEST_CASE("a reply cut mid-body is retried and the body arrives whole") {
@@ -357,4 +462,27 @@ TEST_CASE("a closed port: the error says the connection was refused, and after h
   CHECK(res.attempts == 3);
   CHECK(e.diag.to_string() == "ListObjectsV2 bucket: connecting to 127.0.0.1:" + port +
                                   ": connection refused (after 3 attempts)");
+  CHECK(e.what().find("not retried") == std::string::npos);
+}
+
+TEST_CASE("a name that does not resolve: the error says so, and after how many attempts") {
+  // A 64-byte label is longer than DNS allows: the resolver refuses the name
+  // before it builds a query, so nothing leaves the host.
+  std::string const host = std::string(64, 'n') + ".invalid";
+  rig r;
+  endpoint const ep{false, host, 80};
+  auto req = floe::test::bare_request("GET", "/");
+  req.headers.set("Host", ep.host_header());
+  floe::service::request_spec spec;
+  spec.operation = "ListBuckets";
+  spec.ep = &ep;
+  spec.signs = false;
+  response res;
+  auto f = r.d.async_run(spec, req, res, asio::use_future);
+  auto e = floe::test::finish(r.io, f);
+  CHECK_MESSAGE(e.code == asio::error::host_not_found, e.what());
+  CHECK(e.diag.message == "resolving " + host + ":80: name does not resolve");
+  CHECK(e.diag.attempt == 3);
+  CHECK(e.diag.to_string() == "ListBuckets: resolving " + host + ":80: name does not resolve (after 3 attempts)");
+  CHECK(e.what().find("not retried") == std::string::npos);
 }
