@@ -2,8 +2,9 @@
 // exact way each (tests/support/scripted_server.hpp): SNI, the TLS opt-out
 // warning, pool idle expiry, the connect timeout, a refused connection and
 // a name that does not resolve (what their errors say), reply size limits,
-// the 100-continue fallback, and no transparent resend of a non-idempotent
-// request.
+// the 100-continue fallback, no transparent resend of a non-idempotent
+// request, and writes into a connection the peer closed ending in an error,
+// never in SIGPIPE.
 #include "http_support.hpp"
 #include "scripted_server.hpp"
 
@@ -17,6 +18,8 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
@@ -643,4 +646,116 @@ TEST_CASE("a request meeting a connection the server closed: a non-idempotent PO
     CHECK(srv.connections() == 2);
     CHECK(c.stats().stale_resends == 1);
   }
+}
+
+namespace {
+
+// Connection 1 answers one request, then shuts the connection down (a FIN;
+// data arriving after it is answered with a reset). Later connections read
+// each request whole and answer it with the size of its body.
+scripted_server::script answer_once_then_shut() {
+  return [](scripted_connection& c) {
+    for (;;) {
+      auto head = c.read_head();
+      if (head.empty()) return;
+      auto const body = c.read_exact(scripted_connection::content_length(head));
+      if (!c.reply(200, "got " + std::to_string(body.size()))) return;
+      if (c.index() == 1) {
+        c.close();
+        c.count("closed");
+        return;
+      }
+    }
+  };
+}
+
+// SIGPIPE has its default disposition and is not blocked in this thread:
+// a write raising it would end this program (and fail the test).
+void require_sigpipe_fatal() {
+  struct sigaction sa {};
+  REQUIRE(::sigaction(SIGPIPE, nullptr, &sa) == 0);
+  bool const default_disposition = sa.sa_handler == SIG_DFL;
+  REQUIRE(default_disposition);
+  sigset_t mask;
+  REQUIRE(::pthread_sigmask(SIG_BLOCK, nullptr, &mask) == 0);
+  REQUIRE_FALSE(sigismember(&mask, SIGPIPE));
+}
+
+void check_write_to_closed_peer(scripted_server& srv, bool tls, std::string const& ca) {
+  require_sigpipe_fatal();
+  std::vector<boost::system::error_code> put_errors;
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.io_chunk = 4096;  // the body in many writes: the reset comes back between them
+  if (tls) cfg.tls.ca_file = ca;
+  cfg.observer = [&put_errors](floe::http::exchange_view const& v) {
+    if (v.method == "PUT") put_errors.push_back(v.ec);
+  };
+  client c(io.get_executor(), cfg);
+  endpoint const ep{tls, "127.0.0.1", srv.port()};
+  auto warm = make("GET", "/warm");
+  response res;
+  auto e = send(io, c, ep, warm, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  REQUIRE(eventually([&srv] { return srv.counter("closed") == 1; }));
+  // The pooled connection is the one the server shut: the PUT is written
+  // into it, the server resets it, and the next write meets EPIPE.
+  std::string const body(1u << 20, 'w');
+  auto put = make("PUT", "/big");
+  put.body = body_source::memory(body);
+  e = send(io, c, ep, put, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body == "got 1048576");
+  CHECK(c.stats().stale_resends == 1);
+  REQUIRE(put_errors.size() == 2);
+  // EPIPE: what raises SIGPIPE unless the write says MSG_NOSIGNAL.
+  CHECK_MESSAGE(put_errors[0] == asio::error::broken_pipe, put_errors[0].message());
+  CHECK_FALSE(put_errors[1]);
+}
+
+}  // namespace
+
+TEST_CASE("a request written into a connection the peer closed fails with an error, never SIGPIPE; then resent") {
+  SUBCASE("plain") {
+    scripted_server srv(answer_once_then_shut());
+    check_write_to_closed_peer(srv, false, {});
+  }
+  SUBCASE("TLS") {
+    auto const& certs = test_certs::get();
+    scripted_server srv(answer_once_then_shut(), tls_files{certs.cert, certs.key});
+    check_write_to_closed_peer(srv, true, certs.ca);
+  }
+}
+
+TEST_CASE("the scripted TLS server writing to a client that went away gets an error, never SIGPIPE") {
+  // OpenSSL's socket BIO writes with write(): without the server's own
+  // SIGPIPE block this would end the program.
+  require_sigpipe_fatal();
+  auto const& certs = test_certs::get();
+  scripted_server srv(
+      [](scripted_connection& c) {
+        if (c.read_head().empty()) return;
+        if (!c.write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")) return;
+        std::string const k(1000, 'k');
+        while (c.write(k)) {
+        }
+        c.count("write failed");
+        c.close();  // a close_notify written into the reset connection
+        c.count("closed");
+      },
+      tls_files{certs.cert, certs.key});
+  asio::io_context io;
+  auto cfg = test_config();
+  cfg.tls.ca_file = certs.ca;
+  cfg.body_limit = 2000;
+  client c(io.get_executor(), cfg);
+  endpoint const ep{true, "127.0.0.1", srv.port()};
+  auto req = make("GET", "/endless");
+  response res;
+  auto e = send(io, c, ep, req, res);
+  CHECK_MESSAGE(e.code == errc::reply_too_large, e.what());
+  // The client closed the connection with the reply unread: a reset.
+  REQUIRE(eventually([&srv] { return srv.counter("closed") == 1; }));
+  CHECK(srv.counter("write failed") == 1);
 }
