@@ -14,7 +14,7 @@
 //
 //   bench_heal PROXY_ENDPOINT PROXY_CONTROL_ENDPOINT ROUNDS
 #include <floe/credentials/refreshing.hpp>
-#include <floe/credentials/web_identity.hpp>
+#include <floe/providers/web_identity.hpp>
 #include <floe/http/client.hpp>
 #include <floe/s3/client.hpp>
 

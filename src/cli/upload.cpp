@@ -12,6 +12,8 @@
 #include "s3_uri.hpp"
 #include "temp_file.hpp"
 
+#include <floe/environment.hpp>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
@@ -162,8 +164,10 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
     if (eof) {
       path.clear();
     } else {
-      char const* tmpdir = std::getenv("TMPDIR");
-      auto made = make_temp(spool, std::string(tmpdir && *tmpdir ? tmpdir : "/tmp") + "/stdin");
+      // The client's environment lookup (the CLI's: its session's), as every
+      // variable floe reads.
+      auto const tmpdir = floe::non_empty(x.c.config().env, "TMPDIR");
+      auto made = make_temp(spool, tmpdir.value_or("/tmp") + "/stdin");
       if (!made) co_return fail(x, made.error(), "PutObject", resource);
       std::string_view pending = memory;
       for (;;) {

@@ -10,10 +10,19 @@
 // Lifetime: the destructor shuts every connection down (waking blocked reads
 // and writes) and joins the threads; a script must return once its socket
 // fails.
+//
+// SIGPIPE: OpenSSL writes to its socket BIO with write(), which raises
+// SIGPIPE once the peer has gone. The server blocks SIGPIPE in its own
+// threads only (the signal a write raises is directed at the writing
+// thread: it stays pending there and is dropped when the thread ends; the
+// write fails with EPIPE), so the test program keeps the default
+// disposition and a SIGPIPE raised by floe's own writes would still end it.
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -286,6 +295,11 @@ class scripted_server {
   }
 
   void accept_loop() {
+    // Inherited by every connection's thread, started from this one.
+    sigset_t pipe;
+    sigemptyset(&pipe);
+    sigaddset(&pipe, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
     while (!stop_) {
       pollfd p{listen_, POLLIN, 0};
       if (::poll(&p, 1, 50) <= 0) continue;

@@ -6,7 +6,7 @@
 // calls invalidate(generation) with the generation it signed with, then asks
 // again. Implementations: static_provider (a set resolved once), the
 // refreshing cache (credentials/refreshing.hpp: web identity, roles,
-// processes, container, IMDS) and the default chain (credentials/chain.hpp).
+// processes, container, IMDS) and the default chain (providers/chain.hpp).
 
 #include <floe/config.hpp>
 #include <floe/credentials/credentials.hpp>

@@ -1,7 +1,10 @@
 #pragma once
 // http::client: HTTP/1.1 over TCP or TLS with a connection pool per
-// (scheme, host, port), per-attempt signing, the standard retry policy and
-// streaming bodies both ways.
+// (scheme, host, port) and streaming bodies both ways. It does one exchange
+// at a time (plus the resend it owns of a request that met a reused
+// connection the server had closed): signing, classifying replies and
+// retrying are the request driver's (service/driver.hpp), which sends each
+// attempt through detail::run_exchange (exchange.hpp).
 //
 // Threading: a client and everything it sends run on the client's executor.
 // Use it from one thread, or give it a strand when the io_context has
@@ -38,9 +41,6 @@ class client;
 namespace detail {
 struct client_state;
 FLOE_DECL boost::asio::awaitable<error> run_send(client& c, endpoint const& ep, request& req, response& res);
-// run_send with the outcome written to `out` (cleared first): no error-sized
-// result in the caller's coroutine frame or in its own.
-FLOE_DECL boost::asio::awaitable<void> run_send_into(client& c, endpoint const& ep, request& req, response& res, error& out);
 FLOE_DECL boost::asio::awaitable<result<response>> run_send_value(client& c, endpoint const& ep, request& req);
 FLOE_DECL error error_from_exception(std::exception_ptr const& e);
 
@@ -65,7 +65,7 @@ class client {
   /// Counters for tests and benchmarks.
   struct statistics {
     std::uint64_t connections_opened = 0;
-    std::uint64_t attempts = 0;       // requests written (every attempt and resend)
+    std::uint64_t attempts = 0;       // requests written (every exchange and resend)
     std::uint64_t stale_resends = 0;  // resends after a reused connection was found closed
   };
 
@@ -76,11 +76,15 @@ class client {
 
   executor_type get_executor() const noexcept { return ex_; }
   client_config const& config() const noexcept { return cfg_; }
+  /// The retry quota (config().retry) shared by the request drivers that
+  /// send through this client: one per destination pool, as the standard
+  /// mode keeps it per client.
   retry::quota& quota() noexcept { return quota_; }
   statistics const& stats() const noexcept { return stats_; }
 
-  /// Server minus local clock, learnt from the Date of a clock-skew
-  /// rejection and passed to the sign hook. Settable for the service layer.
+  /// Server minus local clock, learnt by a request driver from the Date of
+  /// a clock-skew rejection and used when it signs; kept here so every
+  /// driver on this client signs with it.
   std::chrono::seconds clock_skew() const noexcept { return skew_; }
   void set_clock_skew(std::chrono::seconds s) noexcept { skew_ = s; }
 
@@ -90,28 +94,25 @@ class client {
   /// Closes every idle pooled connection.
   FLOE_DECL void close_idle();
 
-  /// Sends `req` to `ep` and reads the reply into `res`, retrying by the
-  /// standard policy (req.traits says what may be retried, req.classify what
-  /// a reply means) and resending transparently an idempotent request that
-  /// met a reused connection the server had closed.
+  /// One exchange: sends `req` to `ep` once and reads the reply into
+  /// `res`, resending transparently an idempotent request that met a reused
+  /// connection the server had closed. Nothing is signed, classified or
+  /// retried (the request driver, service/driver.hpp, does that).
   ///
-  /// Completes with `floe::error`: no code when a reply is in `res` (whatever
-  /// its status: `res.kind` and `res.retry_stop` say what it means and why it
-  /// was not retried further); otherwise the failure: errc::timeout (connect
-  /// or idle timeout), errc::unknown_outcome (a conditional write whose reply
-  /// was lost), errc::reply_too_large, errc::malformed_reply, errc::
-  /// invalid_argument (a header with CR/LF, a bad body), a system, resolver,
-  /// TLS or proxy error, or asio::error::operation_aborted when cancelled.
-  /// `diag.message` says what was being done and why, in the operating
+  /// Completes with `floe::error`: no code when a reply is in `res`
+  /// (whatever its status); otherwise the failure: errc::timeout (connect
+  /// or idle timeout), errc::reply_too_large, errc::malformed_reply, errc::
+  /// invalid_argument (a header with CR/LF, a bad body), a system,
+  /// resolver, TLS or proxy error, or asio::error::operation_aborted when
+  /// cancelled. `diag.message` says what was being done, in the operating
   /// system's words for a transport failure ("connecting to 127.0.0.1:1:
-  /// connection refused"); `diag.attempt` says how many attempts were made.
+  /// connection refused").
   ///
-  /// Cancellation: terminal cancellation (the only type let through) aborts the
-  /// attempt in flight or the back-off sleep; the connection in use is
-  /// closed. A whole-operation deadline is a timer emitting on the slot.
+  /// Cancellation: terminal cancellation (the only type let through) aborts
+  /// the exchange; the connection in use is closed. A whole-operation
+  /// deadline is a timer emitting on the slot.
   ///
   /// Lifetimes: the client, `ep`, `req` and `res` must outlive the operation.
-  /// `req` is modified by the sign hook and keeps the headers it set.
   template <class Token = boost::asio::deferred_t>
   auto async_send(endpoint const& ep, request& req, response& res, Token&& token = {}) {
     return boost::asio::async_initiate<Token, void(error)>(
@@ -133,7 +134,6 @@ class client {
 
  private:
   friend struct detail::client_state;
-  friend boost::asio::awaitable<void> detail::run_send_into(client&, endpoint const&, request&, response&, error&);
   friend boost::asio::awaitable<void> detail::run_exchange(client&, endpoint const&, request&, response&, unsigned,
                                                            error&, exchange_facts&);
 

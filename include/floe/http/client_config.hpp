@@ -34,13 +34,13 @@ struct exchange_view {
   unsigned status = 0;                        // 0: no (complete) reply; see `ec`
   fields const* reply_headers = nullptr;      // null when status is 0
   boost::system::error_code ec;               // why there was no reply
-  unsigned attempt = 1;                       // 1-based, as attempt_info::attempt
+  unsigned attempt = 1;                       // 1-based: the request driver's attempt (1 for a lone exchange)
   bool resend = false;                        // a resend after a reused connection was found closed
   bool reused_connection = false;
   std::chrono::steady_clock::duration elapsed{};  // from taking a connection to the end of the reply
 };
 
-/// Called after every attempt (retries and resends included) on the
+/// Called after every exchange (each attempt of a driver, and each resend) on the
 /// client's executor. Must not throw. Empty: nothing is measured or called.
 using exchange_observer = std::function<void(exchange_view const&)>;
 
@@ -82,9 +82,13 @@ struct client_config {
 
   tls_config tls;
   proxy_config proxy = proxy_config::from_env();
+  /// The standard retry mode of the request drivers sending through this
+  /// client: the quota's size and costs (client::quota()), and the attempts
+  /// and back-off a driver made from it uses. The client itself never retries.
   retry::standard_params retry;
-  /// Uniform draws in [0, 1) for the back-off jitter; empty: a PRNG seeded
-  /// from std::random_device. Tests pass a fixed sequence.
+  /// Uniform draws in [0, 1) for the back-off jitter of the request drivers
+  /// sending through this client (unless a driver has its own); empty: a
+  /// PRNG private to each driver. Tests pass a fixed sequence.
   std::function<double()> random;
   /// Told of every attempt (see exchange_view): request logs, tracing.
   exchange_observer observer;

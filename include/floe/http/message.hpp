@@ -1,6 +1,7 @@
 #pragma once
-// http::request and http::response, and the two hooks through which the
-// service layer drives a request: signing (per attempt) and classification.
+// http::request and http::response: what one exchange sends and reads.
+// Signing, classifying a reply and retrying are the request driver's
+// (service/driver.hpp), which fills a request and reads a response.
 
 #include <floe/config.hpp>
 #include <floe/errors/kind.hpp>
@@ -16,22 +17,6 @@
 
 namespace floe::http {
 
-struct request;
-struct response;
-
-/// What the signing hook is told before each attempt.
-struct attempt_info {
-  unsigned attempt = 1;                 // 1-based, counting retries (not stale-connection resends)
-  std::chrono::seconds clock_skew{0};   // server minus local clock, learnt from Date
-};
-
-/// Called with the request right before each attempt is sent: set or replace
-/// the date and Authorization headers here. An error ends the operation.
-using sign_hook = std::function<error(request&, attempt_info const&)>;
-
-/// Classifies a complete reply (the service layer plugs in errors::classify).
-using classify_hook = std::function<errors::kind(request const&, response const&)>;
-
 struct request {
   std::string method = "GET";       // as sent; upper case
   std::string target = "/";         // origin-form path?query, already encoded
@@ -39,8 +24,6 @@ struct request {
   body_source body;
   body_sink sink;                   // where a 2xx reply's body goes
   retry::request_traits traits;     // idempotent / conditional write (replayable comes from body)
-  sign_hook sign;                   // optional
-  classify_hook classify;           // optional: default_classify when empty
   std::string operation;            // for diagnostics, e.g. "GetObject"
   /// The longest time without a byte moving either way in one attempt;
   /// zero: the client's idle_timeout. A long poll (SQS's WaitTimeSeconds)
@@ -58,8 +41,6 @@ struct request {
     body = {};
     sink = {};
     traits = {};
-    sign = nullptr;
-    classify = nullptr;
     operation.clear();
     idle_timeout = std::chrono::milliseconds(0);
     on_body_sent = nullptr;
@@ -72,6 +53,7 @@ struct response {
   std::string body;              // a memory-sink body, or any non-2xx reply's body
   std::uint64_t body_bytes = 0;  // bytes delivered (to `body` or the sink)
   bool keep_alive = false;
+  // The last three are the request driver's (an exchange alone leaves them).
   unsigned attempts = 0;         // attempts made (retries + 1)
   errors::kind kind = errors::kind::success;  // what classification said of this reply
   /// errc::ok when this reply is the answer; otherwise why it was not
@@ -91,16 +73,4 @@ struct response {
   }
 };
 
-/// The classification used when a request has no classify hook: by status
-/// only (2xx/304 success; 429 and 503 throttled; 501 unsupported; other 5xx
-/// transient, or unknown_outcome for a conditional write; 3xx redirect; 403
-/// denied; 404 not_found; 409 conflict; 412 precondition_failed; other 4xx
-/// client_error), plus "RequestTimeTooSkewed"/"RequestExpired" and "SlowDown"
-/// in an error body.
-FLOE_DECL errors::kind default_classify(request const& req, response const& res) noexcept;
-
 }  // namespace floe::http
-
-#if defined(FLOE_HEADER_ONLY)
-#include <floe/http/impl/message.ipp>
-#endif

@@ -20,7 +20,6 @@
 #include <cstddef>
 #include <deque>
 #include <memory>
-#include <random>
 #include <vector>
 
 namespace floe::http {
@@ -55,7 +54,6 @@ struct client_state {
   std::shared_ptr<watchdog> dog;
   std::vector<std::unique_ptr<host_pool>> pools;
   std::shared_ptr<boost::asio::ssl::context> tls;
-  std::minstd_rand rng{std::random_device{}()};
 
   host_pool& pool_for(endpoint const& ep) {
     for (auto& p : pools)

@@ -3,6 +3,7 @@
 // context built from them (through asio::ssl).
 
 #include <floe/config.hpp>
+#include <floe/environment.hpp>
 #include <floe/result.hpp>
 
 #include <boost/asio/ssl/context.hpp>
@@ -42,11 +43,13 @@ struct tls_config {
   /// Told once per TLS context built with `verify_peer` off (an HTTP client
   /// builds one, on its first TLS connection). Empty: nobody is told.
   warning_hook on_warning;
+  /// Where those variables are read; null: the process environment. A
+  /// session sets its own lookup here.
+  floe::env_lookup env;
 };
 
-/// Looks up one environment variable; nullopt when unset. The same type as
-/// credentials::env_lookup.
-using env_lookup = std::function<std::optional<std::string>(std::string_view name)>;
+/// Looks up one environment variable (floe/environment.hpp).
+using env_lookup = floe::env_lookup;
 
 /// Whether a file or directory exists at `path`.
 using path_exists = std::function<bool(std::string const& path)>;

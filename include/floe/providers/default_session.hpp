@@ -1,6 +1,6 @@
 #pragma once
 // make_session: a session (session/session.hpp) whose provider, when the
-// caller gives none, is the default credential chain (credentials/chain.hpp:
+// caller gives none, is the default credential chain (providers/chain.hpp:
 // environment keys, web identity, the profile with its role chains, SSO and
 // credential_process, container credentials, IMDSv2) — built once, so every
 // client made from the session shares one refreshing cache. It lives above

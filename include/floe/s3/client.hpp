@@ -110,6 +110,9 @@ class client {
   credentials::provider& credentials_provider() noexcept { return *provider_; }
   bucket_region_cache& bucket_regions() noexcept { return regions_; }
   client_config const& config() const noexcept { return cfg_; }
+  /// What this client's session has learned about stores (shared with the
+  /// other clients made from it; a client made without one has its own).
+  store_quirks& quirks() noexcept { return *quirks_; }
 
   /// HeadObject. Errors: not_found (missing key or bucket: a HEAD reply has
   /// no body to tell which), precondition_failed, denied, ...
@@ -419,6 +422,7 @@ class client {
   sigv4::signer signer_;  // presign
   std::shared_ptr<detail::exchange_pool> spare_exchanges_;  // warm request/response pairs, reused
   bucket_region_cache regions_;
+  std::shared_ptr<store_quirks> quirks_ = std::make_shared<store_quirks>();
 };
 
 }  // namespace floe::s3

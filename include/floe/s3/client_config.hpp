@@ -23,7 +23,7 @@ struct client_config {
   /// Profile and shared-file locations (empty: AWS_PROFILE, ~/.aws/...).
   credentials::shared_files_params shared_files;
   /// Where credentials come from; null: the default chain of
-  /// credentials/chain.hpp (environment keys, web identity, the profile with
+  /// providers/chain.hpp (environment keys, web identity, the profile with
   /// its role chains and credential_process, container credentials, IMDSv2),
   /// built at create() and resolved on first use.
   std::shared_ptr<credentials::provider> credentials;

@@ -173,25 +173,9 @@ struct resolved_put {
   unsigned heads = 0;  // HeadObject requests made
 };
 
-/// What floe has learned about stores, per endpoint, that changes how a
-/// conditional write is sent. Thread-safe.
-class write_quirks {
- public:
-  /// "unquoted If-Match on writes" is in force for this endpoint.
-  FLOE_DECL bool unquoted_if_match(std::string const& endpoint) const;
-  FLOE_DECL void set_unquoted_if_match(std::string const& endpoint, bool on);
-  /// Whether the endpoint honours If-Match on DeleteObject (nullopt: not
-  /// probed yet). Ceph RGW 16.2 ignores it and deletes unconditionally.
-  FLOE_DECL std::optional<bool> honours_delete_if_match(std::string const& endpoint) const;
-  FLOE_DECL void set_honours_delete_if_match(std::string const& endpoint, bool on);
-  /// The process-wide memory used by the functions below.
-  FLOE_DECL static write_quirks& shared();
-
- private:
-  mutable std::mutex mutex_;
-  std::map<std::string, bool, std::less<>> unquoted_;
-  std::map<std::string, bool, std::less<>> delete_if_match_;
-};
+/// What floe has learned about stores, per endpoint (session/quirks.hpp):
+/// held by the client's session, shared by every client made from it.
+using write_quirks = floe::store_quirks;
 
 /// The key a client's endpoint is remembered under: "scheme://authority/base"
 /// for a custom endpoint, "aws:<region>" otherwise.
@@ -268,7 +252,7 @@ auto async_put_conditional(client& c, std::string_view bucket, std::string_view 
         http::detail::spawn<void(result<write_outcome>)>(
             c.get_executor(),
             [&c, b = std::move(b), k = std::move(k), bd = std::move(bd), pp = std::move(pp)]() {
-              return detail::put_conditional(c, b, k, bd, pp, write_quirks::shared());
+              return detail::put_conditional(c, b, k, bd, pp, c.quirks());
             },
             std::move(handler));
       },
@@ -295,7 +279,7 @@ auto async_delete_if_match(client& c, std::string_view bucket, std::string_view 
         http::detail::spawn<void(result<write_outcome>)>(
             c.get_executor(),
             [&c, b = std::move(b), k = std::move(k), e = std::move(e)]() {
-              return detail::delete_if_match(c, b, k, e, write_quirks::shared());
+              return detail::delete_if_match(c, b, k, e, c.quirks());
             },
             std::move(handler));
       },

@@ -4,8 +4,9 @@
 // environment lookup, the profile read from the shared files, the region,
 // one endpoint resolver for every service id, ONE credentials provider (so
 // one refreshing cache: an S3 and an SQS client made from one session make
-// one STS call per refresh between them) and the HTTP settings (TLS, proxy,
-// timeouts, the exchange observer) every client starts from.
+// one STS call per refresh between them), the HTTP settings (TLS, proxy,
+// timeouts, the exchange observer) every client starts from, and what the
+// clients have learned about stores (quirks.hpp).
 //
 //   auto s = floe::make_session(ex, {});                 // providers/default_session.hpp
 //   auto s3 = floe::s3::client::create(ex, *s, {});      // clients share its provider
@@ -28,6 +29,7 @@
 #include <floe/http/client_config.hpp>
 #include <floe/http/url.hpp>
 #include <floe/result.hpp>
+#include <floe/session/quirks.hpp>
 
 #include <memory>
 #include <optional>
@@ -89,6 +91,8 @@ class session {
   std::shared_ptr<credentials::provider> const& credentials() const noexcept { return provider_; }
   /// The HTTP settings every client starts from.
   http::client_config const& http() const noexcept { return http_; }
+  /// What the clients made from this session have learned about stores.
+  std::shared_ptr<store_quirks> const& quirks() const noexcept { return quirks_; }
 
   session(session const&) = delete;
   session& operator=(session const&) = delete;
@@ -105,6 +109,7 @@ class session {
   endpoints::resolver endpoints_;
   std::shared_ptr<credentials::provider> provider_;
   http::client_config http_;
+  std::shared_ptr<store_quirks> quirks_ = std::make_shared<store_quirks>();
 };
 
 }  // namespace floe

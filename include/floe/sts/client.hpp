@@ -43,15 +43,31 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
 namespace floe::sts {
 
+/// A shared configuration's way to the endpoint (a session's: its resolver
+/// reads the profile's `services` section and `endpoint_url` too) and the
+/// region it chose, with where that came from.
+struct shared_endpoints {
+  endpoints::resolver resolver;
+  std::string region;
+  std::string region_source;
+};
+
 struct client_config {
+  /// The caller's endpoint URL and region: they win over everything.
   endpoint_params endpoint;
   /// Environment lookup (region, endpoint overrides); null: the process environment.
   credentials::env_lookup env;
+  /// Set (make_session sets it for the credential chain's STS clients):
+  /// the endpoint is resolved through it, as for an STS client made from
+  /// the session. Unset: through a resolver of `env` alone
+  /// (AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL; AWS_REGION, AWS_DEFAULT_REGION).
+  std::optional<shared_endpoints> shared;
   http::client_config http;
   /// Tries in all (transport failures, 5xx and the codes of
   /// is_retryable_sts_code alike), each built again.
@@ -81,7 +97,8 @@ class client {
     std::uint64_t token_reads = 0; // web identity tokens read
   };
 
-  /// Resolves the endpoint (see resolve_endpoint). Errors: errc::invalid_argument.
+  /// Resolves the endpoint (see resolve_endpoint; through cfg.shared when
+  /// set). Errors: errc::invalid_argument.
   FLOE_DECL static result<std::unique_ptr<client>> create(executor_type ex, client_config cfg = {});
 
   /// A client made from a shared configuration (session/session.hpp): the

@@ -58,7 +58,7 @@ using fixture = floe::test::cond_fixture;
 TEST_CASE("quoted If-Match refused -> unquoted retry remembered; unquoted refused -> forgotten") {
   fixture fx("quirkflip");
   auto& t = cond_target::get();
-  auto& q = write_quirks::shared();
+  auto& q = fx.c->quirks();
   std::string const ep = endpoint_key(*fx.c);
   q.set_unquoted_if_match(ep, false);
   auto v1 = fx.put("k", "v1");
@@ -125,7 +125,7 @@ TEST_CASE("quoted If-Match refused -> unquoted retry remembered; unquoted refuse
 TEST_CASE("a conditional DELETE whose quoted If-Match is refused is retried unquoted and deletes") {
   fixture fx("quirkdel");
   auto& t = cond_target::get();
-  auto& q = write_quirks::shared();
+  auto& q = fx.c->quirks();
   std::string const ep = endpoint_key(*fx.c);
   q.set_unquoted_if_match(ep, false);
   auto v1 = fx.put("k", "v1");

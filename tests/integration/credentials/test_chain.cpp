@@ -13,12 +13,12 @@
 
 #include "servers.hpp"
 
-#include <floe/credentials/assume_role.hpp>
-#include <floe/credentials/chain.hpp>
-#include <floe/credentials/container.hpp>
-#include <floe/credentials/imds.hpp>
+#include <floe/providers/assume_role.hpp>
+#include <floe/providers/chain.hpp>
+#include <floe/providers/container.hpp>
+#include <floe/providers/imds.hpp>
 #include <floe/credentials/process.hpp>
-#include <floe/credentials/sso.hpp>
+#include <floe/providers/sso.hpp>
 #include <floe/s3/client.hpp>
 #include <floe/sts/client.hpp>
 

@@ -11,7 +11,7 @@
 
 #include "servers.hpp"
 
-#include <floe/credentials/web_identity.hpp>
+#include <floe/providers/web_identity.hpp>
 #include <floe/providers/default_session.hpp>
 #include <floe/s3/client.hpp>
 #include <floe/sts/client.hpp>
@@ -881,4 +881,40 @@ TEST_CASE("one session, an S3 and an STS client, no provider passed: one revocat
   CHECK_MESSAGE(!both.second.code, both.second.what());
   CHECK(w.srv.control.stat("revoked_rejections") == rejections + 2);
   CHECK(w.srv.control.rule_counter(assume, "fired") == 1);  // one STS call between them
+}
+
+TEST_CASE("one session: the web identity provider's STS calls go where the profile's services section says") {
+  world w;
+  std::string const bucket = "cred-services";
+  w.make_bucket(bucket, "k");
+  // No STS variable: only the profile's services section names the proxy.
+  auto env_map = w.env_map;
+  env_map.erase("AWS_ENDPOINT_URL_STS");
+  env_map["AWS_CONFIG_FILE"] = w.dir + "/config";
+  env_map["AWS_SHARED_CREDENTIALS_FILE"] = w.dir + "/credentials";
+  write_file(w.dir + "/config",
+             "[default]\nservices = local\n[services local]\nsts =\n  endpoint_url = " + w.srv.proxy + "\n");
+  floe::session_params sp;
+  sp.env = [env_map](std::string_view n) -> std::optional<std::string> {
+    auto it = env_map.find(std::string(n));
+    if (it == env_map.end()) return std::nullopt;
+    return it->second;
+  };
+  // Were the section passed over, STS would be AWS's regional endpoint:
+  // kept on loopback (a port nobody listens on) so that nothing leaves the host.
+  sp.http.resolve_overrides = {{"sts.us-east-1.amazonaws.com", "127.0.0.1"}};
+  auto session = floe::make_session(w.io.get_executor(), sp);
+  REQUIRE_MESSAGE(session.has_value(), (session ? std::string() : session.error().what()));
+  floe::s3::client_config sc;
+  sc.addressing.endpoint_url = w.srv.proxy;
+  sc.addressing.style = floe::s3::addressing_style::path;
+  auto s3 = floe::s3::client::create(w.io.get_executor(), **session, sc);
+  REQUIRE(s3.has_value());
+  int const assume = w.srv.control.add_rule(
+      R"({"match": {"service": "sts", "body": "Action=AssumeRoleWithWebIdentity"}, "action": {"type": "delay", "ms": 0}})");
+  auto got = w.run([&]() -> asio::awaitable<floe::result<floe::s3::get_result>> {
+    co_return co_await (*s3)->async_head_object(bucket, "k", asio::use_awaitable);
+  });
+  CHECK_MESSAGE(got.has_value(), (got ? std::string() : got.error().what()));
+  CHECK(w.srv.control.rule_counter(assume, "fired") == 1);
 }

@@ -91,7 +91,6 @@ TEST_CASE("keep-alive: sequential requests reuse one connection (counted by the 
     REQUIRE_MESSAGE(!e.code, e.what());
     CHECK(res.status == 200);
     CHECK(res.body == "hello");
-    CHECK(res.attempts == 1);
   }
   CHECK(srv.control.stat("connections") == 1);
   CHECK(srv.control.stat("requests") == 7);
@@ -99,7 +98,7 @@ TEST_CASE("keep-alive: sequential requests reuse one connection (counted by the 
   CHECK(c.idle_connections(ep) == 1);
 }
 
-TEST_CASE("a connection the server closed between requests is resent transparently, outside the quota") {
+TEST_CASE("a connection the server closed between requests is resent transparently") {
   auto& srv = servers::get();
   srv.control.reset();
   asio::io_context io;
@@ -115,115 +114,10 @@ TEST_CASE("a connection the server closed between requests is resent transparent
     REQUIRE_MESSAGE(!e.code, e.what());
     CHECK(res.status == 200);
     CHECK(res.body == "abc");
-    CHECK(res.attempts == 1);
   }
   CHECK(srv.control.rule_counter(rule, "fired") == 1);
   CHECK(c.stats().stale_resends == 1);
   CHECK(c.stats().connections_opened == 2);
-  CHECK(c.quota().available() == c.quota().capacity());
-}
-
-TEST_CASE("a reply cut mid-body is retried and the body arrives whole") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
-  auto const data = pattern(100000);
-  put_object(io, c, ep, "cut-bucket", "k", data);
-  int const rule = srv.control.add_rule(
-      R"({"match":{"method":"GET","path":"^/cut-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"cut","when":"mid_body","after_bytes":1000}})");
-  auto req = make("GET", "/cut-bucket/k");
-  response res;
-  auto e = send(io, c, ep, req, res);
-  REQUIRE_MESSAGE(!e.code, e.what());
-  CHECK(res.status == 200);
-  CHECK(res.attempts == 2);
-  CHECK(res.body == data);
-  CHECK(srv.control.rule_counter(rule, "fired") == 1);
-  CHECK(c.quota().available() == c.quota().capacity());  // 5 taken, refunded on success
-}
-
-TEST_CASE("a reply cut mid-body after bytes reached a stream sink is not retried (nothing delivered twice)") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
-  auto const data = pattern(100000);
-  put_object(io, c, ep, "cut-stream-bucket", "k", data);
-  int const rule = srv.control.add_rule(
-      R"({"match":{"method":"GET","path":"^/cut-stream-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"cut","when":"mid_body","after_bytes":1000}})");
-  std::string got;
-  auto req = make("GET", "/cut-stream-bucket/k");
-  req.sink = body_sink::stream([&got](std::string_view piece, boost::system::error_code&) { got.append(piece); });
-  response res;
-  auto e = send(io, c, ep, req, res);
-  CHECK(e.code);  // the caller resumes (the S3 layer does, with Range + If-Match); the transport must not
-  CHECK(srv.control.rule_counter(rule, "fired") == 1);
-  CHECK(srv.control.rule_counter(rule, "matched") == 1);  // no second GET was sent
-  CHECK(!got.empty());
-  CHECK(got.size() < data.size());
-  CHECK(data.compare(0, got.size(), got) == 0);  // a prefix, never a repeat
-}
-
-TEST_CASE("503 SlowDown, then success on the retry") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
-  put_object(io, c, ep, "slow-bucket", "k", "fine");
-  int const rule = srv.control.add_rule(
-      R"({"match":{"method":"GET","path":"^/slow-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"reply","when":"before","status":503,"headers":{"Content-Type":"application/xml"},"body":"<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"}})");
-  auto req = make("GET", "/slow-bucket/k");
-  response res;
-  auto e = send(io, c, ep, req, res);
-  REQUIRE_MESSAGE(!e.code, e.what());
-  CHECK(res.status == 200);
-  CHECK(res.body == "fine");
-  CHECK(res.attempts == 2);
-  CHECK(res.kind == floe::errors::kind::success);
-  CHECK(srv.control.rule_counter(rule, "fired") == 1);
-  CHECK(c.quota().available() == 500);
-}
-
-TEST_CASE("a stalled reply times out after the progress timeout; a retry then succeeds") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  auto cfg = test_config();
-  // Wide enough that a retry on a loaded machine (moto answering slowly)
-  // does not time out as well; the stall itself never ends.
-  cfg.idle_timeout = 1500ms;
-  client c(io.get_executor(), cfg);
-  auto const ep = plain_endpoint();
-  put_object(io, c, ep, "stall-bucket", "k", pattern(5000));
-  srv.control.add_rule(
-      R"({"match":{"method":"GET","path":"^/stall-bucket/k$"},"trigger":{"first":1},"action":{"type":"stall_body","after_bytes":100}})");
-  {
-    auto req = make("GET", "/stall-bucket/k");
-    response res;
-    auto const t0 = std::chrono::steady_clock::now();
-    auto e = send(io, c, ep, req, res);
-    auto const took = std::chrono::steady_clock::now() - t0;
-    REQUIRE_MESSAGE(!e.code, e.what());
-    CHECK(res.status == 200);
-    CHECK(res.attempts == 2);
-    CHECK(res.body == pattern(5000));
-    CHECK(took >= 1500ms);
-    CHECK(took < 15s);
-    CHECK(c.quota().available() == 500);  // a timeout costs 10, refunded on success
-  }
-  srv.control.add_rule(
-      R"({"match":{"method":"GET","path":"^/stall-bucket/k$"},"trigger":{"every":true},"action":{"type":"stall"}})");
-  cfg.retry.max_attempts = 1;
-  client once(io.get_executor(), cfg);
-  auto req = make("GET", "/stall-bucket/k");
-  response res;
-  auto e = send(io, once, ep, req, res);
-  CHECK(e.code == errc::timeout);
-  CHECK(e.diag.attempt == 1);
 }
 
 TEST_CASE("a body that keeps moving never hits the progress timeout") {
@@ -245,7 +139,7 @@ TEST_CASE("a body that keeps moving never hits the progress timeout") {
     response res;
     auto e = send(io, c, ep, req, res);
     REQUIRE_MESSAGE(!e.code, e.what());
-    CHECK(res.attempts == 1);
+    CHECK(res.status == 200);
   }
 }
 
@@ -259,7 +153,6 @@ TEST_CASE("deadlines with several requests in flight: only the stalled one times
   asio::io_context io;
   auto cfg = test_config();
   cfg.idle_timeout = 1500ms;
-  cfg.retry.max_attempts = 1;
   client c(io.get_executor(), cfg);
   auto const ep = plain_endpoint();
   for (char const* k : {"a", "b", "c"}) put_object(io, c, ep, "watch-bucket", k, "x");
@@ -338,7 +231,6 @@ TEST_CASE("TLS: fails without the CA bundle, succeeds with it (explicit path or 
   {
     auto cfg = test_config();
     cfg.tls.use_env_ca_bundle = false;
-    cfg.retry.max_attempts = 1;
     client c(io.get_executor(), cfg);
     auto req = make("GET", "/");
     response res;
@@ -372,7 +264,6 @@ TEST_CASE("TLS: fails without the CA bundle, succeeds with it (explicit path or 
     // The host name is verified too: the certificate names 127.0.0.1 and localhost only.
     auto cfg = test_config();
     cfg.tls.ca_file = srv.ca_file;
-    cfg.retry.max_attempts = 1;
     client c(io.get_executor(), cfg);
     // "127.1" reaches the same listener (127.0.0.1) under a name the
     // certificate does not carry: the handshake must fail on the name.
@@ -445,7 +336,6 @@ TEST_CASE("a non-replayable body goes with Expect: 100-continue; a 403 arrives b
     auto e = send(io, c, ep, req, res);
     REQUIRE_MESSAGE(!e.code, e.what());
     CHECK(res.status == 403);
-    CHECK(res.kind == floe::errors::kind::denied);
     CHECK(res.body.find("AccessDenied") != std::string::npos);
     CHECK(consumed == 0);
     CHECK(srv.control.rule_counter(rule, "fired") == 1);
@@ -466,131 +356,6 @@ TEST_CASE("a non-replayable body goes with Expect: 100-continue; a 403 arrives b
   }
 }
 
-TEST_CASE("a consumed non-replayable body is never resent") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
-  put_object(io, c, ep, "once-bucket", "seed", "x");
-  srv.control.add_rule(
-      R"({"match":{"method":"PUT","path":"^/once-bucket/k$"},"trigger":{"every":true},"action":{"type":"cut","when":"after"}})");
-  int reads = 0;
-  auto req = make("PUT", "/once-bucket/k");
-  req.body = body_source::stream(
-      [&reads](std::span<char> dst, boost::system::error_code&) {
-        ++reads;
-        auto const n = std::min<std::size_t>(dst.size(), 10);
-        std::fill_n(dst.data(), n, 'q');
-        return n;
-      },
-      10);
-  response res;
-  auto e = send(io, c, ep, req, res);
-  CHECK(e.code);
-  CHECK(e.diag.message.find("not retried") != std::string::npos);
-  CHECK(reads == 1);
-}
-
-TEST_CASE("a conditional write whose reply is lost is unknown_outcome, never retried") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
-  put_object(io, c, ep, "cond-bucket", "seed", "x");
-  int const rule = srv.control.add_rule(
-      R"({"match":{"method":"PUT","path":"^/cond-bucket/k$","headers_present":["If-None-Match"]},"trigger":{"every":true},"action":{"type":"cut","when":"after"}})");
-  auto req = make("PUT", "/cond-bucket/k");
-  req.headers.set("If-None-Match", "*");
-  req.traits.conditional_write = true;
-  req.body = body_source::memory("v1");
-  response res;
-  auto e = send(io, c, ep, req, res);
-  CHECK_MESSAGE(e.code == errc::unknown_outcome, e.what());
-  CHECK(srv.control.rule_counter(rule, "matched") == 1);
-}
-
-TEST_CASE("the retry quota runs out: retries stop with retry_quota_exhausted") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  auto cfg = test_config();
-  cfg.retry.quota_capacity = 12;
-  client c(io.get_executor(), cfg);
-  auto const ep = plain_endpoint();
-  put_object(io, c, ep, "quota-bucket", "k", "x");
-  int const rule = srv.control.add_rule(
-      R"({"match":{"method":"GET","path":"^/quota-bucket/k$"},"trigger":{"every":true},"action":{"type":"reply","when":"before","status":503,"body":"<Error><Code>SlowDown</Code></Error>"}})");
-  CHECK(c.quota().available() == 12);
-  {
-    auto req = make("GET", "/quota-bucket/k");
-    response res;
-    auto e = send(io, c, ep, req, res);
-    REQUIRE_MESSAGE(!e.code, e.what());
-    CHECK(res.status == 503);
-    CHECK(res.attempts == 3);
-    CHECK(res.retry_stop == errc::attempts_exhausted);
-    CHECK(c.quota().available() == 2);
-  }
-  {
-    auto req = make("GET", "/quota-bucket/k");
-    response res;
-    auto e = send(io, c, ep, req, res);
-    REQUIRE_MESSAGE(!e.code, e.what());
-    CHECK(res.status == 503);
-    CHECK(res.attempts == 1);
-    CHECK(res.retry_stop == errc::retry_quota_exhausted);
-  }
-  CHECK(srv.control.rule_counter(rule, "fired") == 4);
-}
-
-TEST_CASE("streaming both ways: a file body up, a reply body down into a file; signing runs per attempt") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  auto cfg = test_config();
-  cfg.io_chunk = 4096;
-  client c(io.get_executor(), cfg);
-  auto const ep = plain_endpoint();
-  auto const data = pattern(300000);
-  char tmpl[] = "/tmp/floe-http-stream-XXXXXX";
-  REQUIRE(::mkdtemp(tmpl));
-  std::string const dir = tmpl;
-  {
-    std::ofstream(dir + "/up", std::ios::binary) << "HEADER" << data;
-  }
-  put_object(io, c, ep, "stream-bucket", "seed", "x");
-  auto put = make("PUT", "/stream-bucket/big");
-  put.body = body_source::file(dir + "/up", 6, data.size());
-  response res;
-  auto e = send(io, c, ep, put, res);
-  REQUIRE_MESSAGE(!e.code, e.what());
-  CHECK(res.status == 200);
-
-  srv.control.add_rule(
-      R"({"match":{"method":"GET","path":"^/stream-bucket/big$"},"trigger":{"nth":[1]},"action":{"type":"cut","when":"mid_body","after_bytes":50000}})");
-  std::vector<unsigned> signed_attempts;
-  auto get = make("GET", "/stream-bucket/big");
-  get.sink = body_sink::file(dir + "/down");
-  get.sign = [&signed_attempts](request& r, floe::http::attempt_info const& info) {
-    signed_attempts.push_back(info.attempt);
-    r.headers.set("x-test-attempt", std::to_string(info.attempt));
-    return floe::error{};
-  };
-  e = send(io, c, ep, get, res);
-  REQUIRE_MESSAGE(!e.code, e.what());
-  CHECK(res.status == 200);
-  CHECK(res.body.empty());
-  CHECK(res.body_bytes == data.size());
-  CHECK(signed_attempts == std::vector<unsigned>{1, 2});
-  std::ifstream in(dir + "/down", std::ios::binary);
-  std::stringstream got;
-  got << in.rdbuf();
-  CHECK(got.str() == data);
-  std::filesystem::remove_all(dir);
-}
-
 TEST_CASE("error replies land in response::body and a memory body over the limit is refused") {
   auto& srv = servers::get();
   srv.control.reset();
@@ -608,7 +373,6 @@ TEST_CASE("error replies land in response::body and a memory body over the limit
   e = send(io, c, ep, missing, res);
   REQUIRE_MESSAGE(!e.code, e.what());
   CHECK(res.status == 404);
-  CHECK(res.kind == floe::errors::kind::not_found);
   CHECK(res.body.find("NoSuchKey") != std::string::npos);
   auto head = make("HEAD", "/limit-bucket/k");
   e = send(io, c, ep, head, res);
@@ -641,42 +405,6 @@ TEST_CASE("many requests in flight share the pool up to its cap") {
   }
   CHECK(c.stats().connections_opened <= 4);
   CHECK(srv.control.stat("connections") <= 4);
-}
-
-TEST_CASE("a clock-skew rejection corrects the offset from Date and is retried at once, signed again") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
-  client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
-  put_object(io, c, ep, "skew-bucket", "k", "on time");
-  // The server's clock is an hour ahead of ours.
-  auto const ahead = std::chrono::system_clock::now() + 1h;
-  auto const t = std::chrono::system_clock::to_time_t(ahead);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char date[64];
-  std::strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-  int const rule = srv.control.add_rule(
-      std::string(R"({"match":{"method":"GET","path":"^/skew-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"reply","when":"before","status":403,"headers":{"Date":")") +
-      date + R"("},"body":"<Error><Code>RequestTimeTooSkewed</Code></Error>"}})");
-  std::vector<std::chrono::seconds> skews;
-  auto req = make("GET", "/skew-bucket/k");
-  req.sign = [&skews](request&, floe::http::attempt_info const& info) {
-    skews.push_back(info.clock_skew);
-    return floe::error{};
-  };
-  response res;
-  auto e = send(io, c, ep, req, res);
-  REQUIRE_MESSAGE(!e.code, e.what());
-  CHECK(res.status == 200);
-  CHECK(res.attempts == 2);
-  REQUIRE(skews.size() == 2);
-  CHECK(skews[0] == 0s);
-  CHECK(skews[1] > 3590s);
-  CHECK(skews[1] < 3610s);
-  CHECK(c.clock_skew() == skews[1]);
-  CHECK(srv.control.rule_counter(rule, "fired") == 1);
 }
 
 namespace {
@@ -719,7 +447,7 @@ client_config observed_config(std::vector<seen_exchange>& seen) {
 
 }  // namespace
 
-TEST_CASE("exchange observer: one call per attempt with the request as sent and the reply's status and headers") {
+TEST_CASE("exchange observer: one call per exchange with the request as sent and the reply's status and headers") {
   auto& srv = servers::get();
   srv.control.reset();
   std::vector<seen_exchange> seen;
@@ -739,7 +467,8 @@ TEST_CASE("exchange observer: one call per attempt with the request as sent and 
   CHECK(seen[1].host == "127.0.0.1");
   seen.clear();
 
-  // A 503 then success: two calls, attempts 1 and 2, both with a reply.
+  // A 503: one call, attempt 1, with the reply (retrying is the driver's:
+  // tests/integration/service).
   srv.control.add_rule(
       R"({"match":{"method":"GET","path":"^/observer-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"reply","when":"before","status":503,"headers":{"Content-Type":"application/xml"},"body":"<Error><Code>SlowDown</Code><Message>slow</Message></Error>"}})");
   auto req = make("GET", "/observer-bucket/k");
@@ -747,15 +476,14 @@ TEST_CASE("exchange observer: one call per attempt with the request as sent and 
   response res;
   auto e = send(io, c, ep, req, res);
   REQUIRE_MESSAGE(!e.code, e.what());
-  REQUIRE(seen.size() == 2);
+  CHECK(res.status == 503);
+  REQUIRE(seen.size() == 1);
   CHECK(seen[0].operation == "GetObject");
   CHECK(seen[0].attempt == 1);
   CHECK(seen[0].status == 503);
-  CHECK(seen[1].attempt == 2);
-  CHECK(seen[1].status == 200);
-  CHECK(seen[1].content_length == "8");
-  CHECK_FALSE(seen[1].resend);
-  for (auto const& s : seen) CHECK(s.elapsed > std::chrono::steady_clock::duration::zero());
+  CHECK(seen[0].content_length == std::to_string(res.body.size()));
+  CHECK_FALSE(seen[0].resend);
+  CHECK(seen[0].elapsed > std::chrono::steady_clock::duration::zero());
   seen.clear();
 
   // A connection the server closed: the resend is a call of its own, marked.
@@ -777,7 +505,7 @@ TEST_CASE("exchange observer: one call per attempt with the request as sent and 
   CHECK(seen[2].status == 200);
   seen.clear();
 
-  // A conditional write whose reply is cut: one call, no reply, the error.
+  // A write whose reply is cut: one call, no reply, the error.
   srv.control.add_rule(
       R"({"match":{"method":"PUT","path":"^/observer-bucket/cut$"},"action":{"type":"cut","when":"after"}})");
   auto w = make("PUT", "/observer-bucket/cut");
@@ -786,7 +514,7 @@ TEST_CASE("exchange observer: one call per attempt with the request as sent and 
   w.body = body_source::memory("cut");
   response wres;
   e = send(io, c, ep, w, wres);
-  CHECK(e.code == errc::unknown_outcome);
+  CHECK(e.code);
   REQUIRE(seen.size() == 1);
   CHECK(seen[0].failed);
   CHECK(seen[0].status == 0);

@@ -4,8 +4,8 @@
 
 #include "env_map.hpp"
 
-#include <floe/credentials/container.hpp>
-#include <floe/credentials/imds.hpp>
+#include <floe/providers/container.hpp>
+#include <floe/providers/imds.hpp>
 #include <floe/credentials/json_credentials.hpp>
 #include <floe/credentials/process.hpp>
 #include <floe/credentials/profile_chain.hpp>

@@ -7,7 +7,7 @@
 
 #include <floe/credentials/profile_chain.hpp>
 #include <floe/credentials/shared_files.hpp>
-#include <floe/credentials/sso.hpp>
+#include <floe/providers/sso.hpp>
 
 #include <doctest/doctest.h>
 

@@ -149,32 +149,3 @@ TEST_CASE("proxy_authorization is Basic over the percent-decoded userinfo") {
   CHECK(proxy_authorization("a:b") == "Basic YTpi");
   CHECK(proxy_authorization("ab:c") == "Basic YWI6Yw==");
 }
-
-TEST_CASE("default_classify maps statuses and a few error codes to kinds") {
-  using floe::errors::kind;
-  request req;
-  response res;
-  auto k = [&](unsigned s, std::string body = {}) {
-    res.status = s;
-    res.body = std::move(body);
-    return default_classify(req, res);
-  };
-  CHECK(k(200) == kind::success);
-  CHECK(k(206) == kind::success);
-  CHECK(k(304) == kind::success);
-  CHECK(k(503) == kind::throttled);
-  CHECK(k(429) == kind::throttled);
-  CHECK(k(500) == kind::transient);
-  CHECK(k(400, "<Error><Code>SlowDown</Code></Error>") == kind::throttled);
-  CHECK(k(403, "<Error><Code>RequestTimeTooSkewed</Code></Error>") == kind::clock_skew);
-  CHECK(k(403) == kind::denied);
-  CHECK(k(404) == kind::not_found);
-  CHECK(k(409) == kind::conflict);
-  CHECK(k(412) == kind::precondition_failed);
-  CHECK(k(501) == kind::unsupported);
-  CHECK(k(301) == kind::redirect);
-  CHECK(k(400) == kind::client_error);
-  req.traits.conditional_write = true;
-  CHECK(k(500) == kind::unknown_outcome);
-  CHECK(k(503) == kind::unknown_outcome);
-}

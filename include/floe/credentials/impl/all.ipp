@@ -7,12 +7,6 @@
 #include <floe/credentials/impl/shared_files.ipp>
 #include <floe/credentials/impl/provider.ipp>
 #include <floe/credentials/impl/refreshing.ipp>
-#include <floe/credentials/impl/web_identity.ipp>
 #include <floe/credentials/impl/json_credentials.ipp>
 #include <floe/credentials/impl/profile_chain.ipp>
 #include <floe/credentials/impl/process.ipp>
-#include <floe/credentials/impl/container.ipp>
-#include <floe/credentials/impl/imds.ipp>
-#include <floe/credentials/impl/sso.ipp>
-#include <floe/credentials/impl/assume_role.ipp>
-#include <floe/credentials/impl/chain.ipp>

@@ -2,7 +2,6 @@
 // Gathers the http implementation files for src/floe.cpp. One line per header.
 #include <floe/http/impl/url.ipp>
 #include <floe/http/impl/proxy.ipp>
-#include <floe/http/impl/message.ipp>
 #include <floe/http/impl/tls.ipp>
 #include <floe/http/impl/error_words.ipp>
 #include <floe/http/impl/deadline.ipp>
@@ -13,6 +12,5 @@
 #include <floe/http/impl/attempt.ipp>
 #include <floe/http/impl/connect.ipp>
 #include <floe/http/impl/pool.ipp>
-#include <floe/http/impl/outcome.ipp>
 #include <floe/http/impl/exchange.ipp>
 #include <floe/http/impl/client.ipp>

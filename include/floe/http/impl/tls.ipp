@@ -106,11 +106,7 @@ FLOE_DECL result<std::shared_ptr<boost::asio::ssl::context>> make_tls_context(tl
 }
 
 FLOE_DECL result<std::shared_ptr<boost::asio::ssl::context>> make_tls_context(tls_config const& cfg) {
-  // The one place TLS set-up reads the process environment.
-  return make_tls_context(cfg, [](std::string_view name) -> std::optional<std::string> {
-    if (char const* v = std::getenv(std::string(name).c_str())) return std::string(v);
-    return std::nullopt;
-  });
+  return make_tls_context(cfg, cfg.env ? cfg.env : process_environment());
 }
 
 }  // namespace floe::http

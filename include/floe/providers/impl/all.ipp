@@ -1,2 +1,9 @@
 #pragma once
+// Gathers the providers' implementation files for src/floe.cpp.
+#include <floe/providers/impl/web_identity.ipp>
+#include <floe/providers/impl/container.ipp>
+#include <floe/providers/impl/imds.ipp>
+#include <floe/providers/impl/sso.ipp>
+#include <floe/providers/impl/assume_role.ipp>
+#include <floe/providers/impl/chain.ipp>
 #include <floe/providers/impl/default_session.ipp>

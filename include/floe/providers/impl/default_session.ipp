@@ -1,7 +1,7 @@
 #pragma once
 #include <floe/providers/default_session.hpp>
 
-#include <floe/credentials/chain.hpp>
+#include <floe/providers/chain.hpp>
 
 namespace floe {
 
@@ -15,7 +15,10 @@ FLOE_DECL result<std::shared_ptr<session>> make_session(boost::asio::any_io_exec
   credentials::chain_config cc;
   cc.env = s.env();
   cc.shared_files = s.shared_files_params();
-  cc.sts.endpoint.region = s.region();
+  // The chain's STS clients (web identity, roles) find their endpoint as
+  // an STS client made from the session does: its resolver (the profile's
+  // services section and endpoint_url included) and its region.
+  cc.sts.shared = sts::shared_endpoints{s.endpoints(), s.region(), s.region_source()};
   cc.sts.env = s.env();
   cc.sts.http.tls = s.http().tls;
   cc.sts.http.proxy = s.http().proxy;

@@ -44,7 +44,9 @@ FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, sessi
     provider = std::make_shared<credentials::static_provider>(
         error(errc::credentials_unavailable, "the session this client was made from has no credentials provider"));
   cfg.credentials = provider;
-  return std::unique_ptr<client>(new client(std::move(ex), std::move(cfg), std::move(*addr), std::move(provider)));
+  std::unique_ptr<client> c(new client(std::move(ex), std::move(cfg), std::move(*addr), std::move(provider)));
+  if (s.quirks()) c->quirks_ = s.quirks();
+  return c;
 }
 
 FLOE_DECL client::client(executor_type ex, client_config cfg, addressing_config addr,

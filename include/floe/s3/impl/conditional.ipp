@@ -125,37 +125,6 @@ FLOE_DECL bool same_etag(std::string_view a, std::string_view b) noexcept {
   return !na.empty() && na == nb;
 }
 
-FLOE_DECL bool write_quirks::unquoted_if_match(std::string const& endpoint) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = unquoted_.find(endpoint);
-  return it != unquoted_.end() && it->second;
-}
-
-FLOE_DECL void write_quirks::set_unquoted_if_match(std::string const& endpoint, bool on) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (on)
-    unquoted_[endpoint] = true;
-  else
-    unquoted_.erase(endpoint);
-}
-
-FLOE_DECL std::optional<bool> write_quirks::honours_delete_if_match(std::string const& endpoint) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = delete_if_match_.find(endpoint);
-  if (it == delete_if_match_.end()) return std::nullopt;
-  return it->second;
-}
-
-FLOE_DECL void write_quirks::set_honours_delete_if_match(std::string const& endpoint, bool on) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  delete_if_match_[endpoint] = on;
-}
-
-FLOE_DECL write_quirks& write_quirks::shared() {
-  static write_quirks q;
-  return q;
-}
-
 FLOE_DECL std::string endpoint_key(client const& c) {
   auto const& a = c.addressing();
   if (a.custom_endpoint) {

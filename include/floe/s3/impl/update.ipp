@@ -360,7 +360,7 @@ FLOE_DECL boost::asio::awaitable<result<update_result>> updater::run(std::string
       else
         p.if_match = w.if_match;
       http::body_source body = http::body_source::memory(w.body);
-      auto o = co_await detail::put_conditional(c_, bucket, key, body, p, write_quirks::shared());
+      auto o = co_await detail::put_conditional(c_, bucket, key, body, p, c_.quirks());
       double const r01 = random01();
       st = m.on_write(std::move(o), now(), r01);
     } else {

@@ -40,6 +40,7 @@ FLOE_DECL result<std::shared_ptr<session>> session::create(session_params p) {
   s->provider_ = std::move(p.credentials);
   s->http_ = std::move(p.http);
   if (p.proxy_from_env) s->http_.proxy = http::proxy_config::from_env(s->env_);
+  if (!s->http_.tls.env) s->http_.tls.env = s->env_;  // AWS_CA_BUNDLE through the session's lookup
   return s;
 }
 

@@ -7,7 +7,8 @@ namespace floe::sts {
 
 FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, client_config cfg) {
   auto env = cfg.env ? cfg.env : credentials::process_environment();
-  auto ep = resolve_endpoint(cfg.endpoint, env);
+  auto ep = cfg.shared ? resolve_endpoint(cfg.endpoint, cfg.shared->resolver, cfg.shared->region, cfg.shared->region_source)
+                       : resolve_endpoint(cfg.endpoint, env);
   if (!ep) return ep.error();
   auto url = http::parse_url(ep->url);
   if (!url) return url.error();

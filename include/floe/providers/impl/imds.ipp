@@ -1,5 +1,5 @@
 #pragma once
-#include <floe/credentials/imds.hpp>
+#include <floe/providers/imds.hpp>
 
 #include <floe/credentials/json_credentials.hpp>
 

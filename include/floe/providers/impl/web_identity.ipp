@@ -1,5 +1,5 @@
 #pragma once
-#include <floe/credentials/web_identity.hpp>
+#include <floe/providers/web_identity.hpp>
 
 #include <boost/asio/use_awaitable.hpp>
 

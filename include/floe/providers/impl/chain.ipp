@@ -1,10 +1,10 @@
 #pragma once
-#include <floe/credentials/chain.hpp>
+#include <floe/providers/chain.hpp>
 
-#include <floe/credentials/assume_role.hpp>
+#include <floe/providers/assume_role.hpp>
 #include <floe/credentials/process.hpp>
-#include <floe/credentials/sso.hpp>
-#include <floe/credentials/web_identity.hpp>
+#include <floe/providers/sso.hpp>
+#include <floe/providers/web_identity.hpp>
 
 #include <boost/asio/associated_cancellation_slot.hpp>
 #include <boost/asio/bind_cancellation_slot.hpp>

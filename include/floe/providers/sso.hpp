@@ -109,5 +109,5 @@ class sso_source final : public refreshing_source {
 }  // namespace floe::credentials
 
 #if defined(FLOE_HEADER_ONLY)
-#include <floe/credentials/impl/sso.ipp>
+#include <floe/providers/impl/sso.ipp>
 #endif

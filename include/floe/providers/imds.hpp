@@ -74,5 +74,5 @@ class imds_source final : public refreshing_source {
 }  // namespace floe::credentials
 
 #if defined(FLOE_HEADER_ONLY)
-#include <floe/credentials/impl/imds.ipp>
+#include <floe/providers/impl/imds.ipp>
 #endif

@@ -57,5 +57,5 @@ class assume_role_source final : public refreshing_source {
 }  // namespace floe::credentials
 
 #if defined(FLOE_HEADER_ONLY)
-#include <floe/credentials/impl/assume_role.ipp>
+#include <floe/providers/impl/assume_role.ipp>
 #endif

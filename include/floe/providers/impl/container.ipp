@@ -1,8 +1,8 @@
 #pragma once
-#include <floe/credentials/container.hpp>
+#include <floe/providers/container.hpp>
 
 #include <floe/credentials/json_credentials.hpp>
-#include <floe/credentials/web_identity.hpp>
+#include <floe/providers/web_identity.hpp>
 
 #include <boost/asio/ip/address.hpp>
 #include <algorithm>

@@ -69,5 +69,5 @@ class container_source final : public refreshing_source {
 }  // namespace floe::credentials
 
 #if defined(FLOE_HEADER_ONLY)
-#include <floe/credentials/impl/container.ipp>
+#include <floe/providers/impl/container.ipp>
 #endif

@@ -23,9 +23,9 @@
 // a static_provider.
 
 #include <floe/config.hpp>
-#include <floe/credentials/container.hpp>
+#include <floe/providers/container.hpp>
 #include <floe/credentials/environment.hpp>
-#include <floe/credentials/imds.hpp>
+#include <floe/providers/imds.hpp>
 #include <floe/credentials/profile_chain.hpp>
 #include <floe/credentials/provider.hpp>
 #include <floe/credentials/refreshing.hpp>
@@ -121,5 +121,5 @@ FLOE_DECL result<std::shared_ptr<provider>> make_default_chain(boost::asio::any_
 }  // namespace floe::credentials
 
 #if defined(FLOE_HEADER_ONLY)
-#include <floe/credentials/impl/chain.ipp>
+#include <floe/providers/impl/chain.ipp>
 #endif

@@ -1,5 +1,5 @@
 #pragma once
-#include <floe/credentials/assume_role.hpp>
+#include <floe/providers/assume_role.hpp>
 
 #include <floe/errors/classify.hpp>
 

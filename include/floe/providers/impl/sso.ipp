@@ -1,5 +1,5 @@
 #pragma once
-#include <floe/credentials/sso.hpp>
+#include <floe/providers/sso.hpp>
 
 #include <floe/credentials/shared_files.hpp>
 #include <floe/sigv4/uri_encode.hpp>

@@ -80,5 +80,5 @@ FLOE_DECL result<std::shared_ptr<refreshing_provider>> make_web_identity_provide
 }  // namespace floe::credentials
 
 #if defined(FLOE_HEADER_ONLY)
-#include <floe/credentials/impl/web_identity.ipp>
+#include <floe/providers/impl/web_identity.ipp>
 #endif
