@@ -3,7 +3,6 @@
 #include "cli_session.hpp"
 
 #include "output.hpp"
-#include "request_log.hpp"
 
 #include <floe/providers/default_session.hpp>
 
@@ -14,12 +13,10 @@ result<std::shared_ptr<session>> make_cli_session(context& x) {
   session_params sp;
   sp.shared_files.profile = g.profile;
   sp.region = g.region;
-  sp.http.tls.ca_file = g.ca_bundle;
-  sp.http.tls.verify_peer = !g.no_verify_ssl;
-  if (g.debug) {
-    global_options const* gp = &g;
-    sp.http.observer = [gp](http::exchange_view const& v) { log_exchange(*gp, v); };
-  }
+  // The command's HTTP settings as main() made them for its S3 client: TLS
+  // (and the warning --no-verify-ssl prints), timeouts, the low-speed
+  // limit, buffer sizes and --debug's exchange log.
+  sp.http = x.c.config().http;
   auto s = make_session(x.c.get_executor(), std::move(sp));
   if (s && g.debug) {
     auto const& provider = (*s)->credentials();

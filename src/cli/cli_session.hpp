@@ -11,7 +11,7 @@
 
 namespace floe::cli {
 
-/// A session from x.g (profile, region, TLS; --debug's exchange log). With
+/// A session from x.g (profile, region) and the HTTP settings of x.c. With
 /// -v, says where its credentials come from, as the command does for its
 /// default client (a verb_spec with own_session asks the command not to).
 result<std::shared_ptr<session>> make_cli_session(context& x);
