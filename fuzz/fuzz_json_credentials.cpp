@@ -17,7 +17,7 @@
 
 #include <floe/credentials/credentials.hpp>
 #include <floe/credentials/json_credentials.hpp>
-#include <floe/credentials/sso.hpp>
+#include <floe/providers/sso.hpp>
 
 #include <simdjson.h>
 
