@@ -1,12 +1,8 @@
 // Fuzz target: SQS message bodies as S3 events (watch::parse_event_message),
 // key decoding and object patterns, on arbitrary bytes.
 //
-// With clang and -Dfuzzing=true this is a libFuzzer target (ASan + UBSan).
-// Built with -DFLOE_FUZZ_REPLAY (any compiler) it is a replay program: it
-// runs every file named on the command line, or found in a directory named
-// there, and prints "floe-cases: N passed, M failed"; the committed corpus
-// (fuzz/corpus/s3_event/) runs that way as a meson test in suite
-// 'fuzz-replay'.
+// With clang and -Dfuzzing=true this is a libFuzzer target (ASan + UBSan);
+// with replay_main.cpp (any compiler) a replay program (fuzz/README.md).
 //
 // Besides "no crash, no throw, no sanitizer report", the target checks
 // invariants and aborts when one breaks, so the fuzzer reports it.
@@ -15,29 +11,18 @@
 #include <floe/watch/event.hpp>
 #include <floe/watch/pattern.hpp>
 
+#include "fuzz_support.hpp"
+
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
 namespace {
 
-char const* current_input = "";  // the replay program names the file on failure
+using floe_fuzz::check;
 
-void check(bool ok, char const* what) {
-  if (!ok) {
-    std::fprintf(stderr, "invariant broken: %s (input %s)\n", what, current_input);
-    std::abort();
-  }
-}
-
-bool printable_message(std::string const& m) {
-  for (char c : m)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
-  return !m.empty();
-}
+bool printable_message(std::string const& m) { return !m.empty() && floe_fuzz::printable_line(m); }
 
 // The inverse of decode_event_key for the round trip: every byte that is
 // not unreserved is %XX, a space is '+'.
@@ -128,52 +113,3 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
   (void)match_segment(bytes.substr(0, 64), bytes.substr(size / 2));
   return 0;
 }
-
-#if defined(FLOE_FUZZ_REPLAY)
-#include <exception>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <vector>
-
-int main(int argc, char** argv) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  for (int i = 1; i < argc; ++i) {
-    fs::path p(argv[i]);
-    std::error_code ec;
-    if (fs::is_directory(p, ec)) {
-      for (auto const& e : fs::recursive_directory_iterator(p))
-        if (e.is_regular_file()) files.push_back(e.path());
-    } else {
-      files.push_back(p);
-    }
-  }
-  std::size_t passed = 0, failed = 0;
-  for (auto const& p : files) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) {
-      std::printf("FAILED %s: cannot read\n", p.c_str());
-      ++failed;
-      continue;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    std::string const bytes = ss.str();
-    current_input = p.c_str();
-    try {
-      LLVMFuzzerTestOneInput(reinterpret_cast<std::uint8_t const*>(bytes.data()), bytes.size());
-      ++passed;
-    } catch (std::exception const& e) {
-      std::printf("FAILED %s: threw %s\n", p.c_str(), e.what());
-      ++failed;
-    }
-  }
-  if (files.empty()) {
-    std::printf("FAILED: no inputs found (give corpus files or directories)\n");
-    ++failed;
-  }
-  std::printf("floe-cases: %zu passed, %zu failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
-}
-#endif

@@ -1,9 +1,8 @@
 // Fuzz target: SQS JSON replies and JSON-protocol error replies on
 // arbitrary bytes.
 //
-// With clang and -Dfuzzing=true this is a libFuzzer target (ASan + UBSan).
-// Built with -DFLOE_FUZZ_REPLAY (any compiler) it is a replay program run
-// over the committed corpus by the 'fuzz-replay' suite (replay_main.hpp).
+// With clang and -Dfuzzing=true this is a libFuzzer target (ASan + UBSan);
+// with replay_main.cpp (any compiler) a replay program (fuzz/README.md).
 //
 // Besides "no crash, no throw, no sanitizer report", the target checks the
 // promises of the parsers and aborts when one breaks:
@@ -22,29 +21,17 @@
 
 #include <simdjson.h>
 
+#include "fuzz_support.hpp"
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
 namespace {
 
-char const* current_input = "";  // the replay program names the file on failure
-
-void check(bool ok, char const* what) {
-  if (!ok) {
-    // Replay captures stderr to catch stray output; say it on stdout too.
-#if defined(FLOE_FUZZ_REPLAY)
-    std::printf("invariant broken: %s (input %s)\n", what, current_input);
-    std::fflush(stdout);
-#endif
-    std::fprintf(stderr, "invariant broken: %s (input %s)\n", what, current_input);
-    std::abort();
-  }
-}
+using floe_fuzz::check;
 
 namespace sqs = floe::sqs;
 namespace errors = floe::errors;
@@ -188,9 +175,3 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
   writer(bytes);
   return 0;
 }
-
-#if defined(FLOE_FUZZ_REPLAY)
-#include "replay_main.hpp"
-
-int main(int argc, char** argv) { return floe_fuzz_replay::main(argc, argv, current_input); }
-#endif
