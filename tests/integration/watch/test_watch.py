@@ -335,6 +335,11 @@ class WatchTest(unittest.TestCase):
             self.assertIsNone(w.proc.poll(), "a watcher exited")
         sts_calls = self.proxy.stats()["by_service"].get("sts", 0) - sts_before
         self.assertLessEqual(sts_calls, 3 * 2, "more than two extra STS calls per watcher")
+        # /metrics counts the renewals the revocation forced (counted from the
+        # credentials each watcher started with, not from the first scrape).
+        refreshes = sum(w.metric("floe_watch_credential_refreshes_total") or 0 for w in ws)
+        self.assertGreaterEqual(refreshes, 1)
+        self.assertLessEqual(refreshes, sts_calls)
         for w in ws:
             self.assertEqual(w.stop(), 0)
         self.assertEqual(self.queue_counts(self.dlq), (0, 0))
