@@ -18,14 +18,16 @@ result<std::shared_ptr<session>> make_cli_session(context& x) {
   // limit, buffer sizes and --debug's exchange log.
   sp.http = x.c.config().http;
   auto s = make_session(x.c.get_executor(), std::move(sp));
-  if (s && g.debug) {
-    auto const& provider = (*s)->credentials();
-    auto creds = provider ? provider->get()
-                          : result<floe::credentials::credentials>(error(errc::credentials_unavailable, "no provider"));
-    if (creds) debug_line(g, "credentials " + creds->to_string());
-    else debug_line(g, "credentials: none (" + creds.error().diag.message + ")");
-  }
+  if (s && g.debug) debug_credentials(g, (*s)->credentials().get());
   return s;
+}
+
+void debug_credentials(global_options const& g, credentials::provider* provider) {
+  auto creds = provider != nullptr
+                   ? provider->get()
+                   : result<floe::credentials::credentials>(error(errc::credentials_unavailable, "no provider"));
+  if (creds) debug_line(g, "credentials " + creds->to_string());
+  else debug_line(g, "credentials: none (" + creds.error().diag.message + ")");
 }
 
 }  // namespace floe::cli

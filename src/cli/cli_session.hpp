@@ -16,4 +16,8 @@ namespace floe::cli {
 /// default client (a verb_spec with own_session asks the command not to).
 result<std::shared_ptr<session>> make_cli_session(context& x);
 
+/// -v's line on where credentials come from: "credentials ..." or
+/// "credentials: none (why)". Asks `provider` (null: none).
+void debug_credentials(global_options const& g, credentials::provider* provider);
+
 }  // namespace floe::cli

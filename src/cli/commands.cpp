@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 
+#include "cli_session.hpp"
 #include "context.hpp"
 #include "output.hpp"
 #include "verbs.hpp"
@@ -24,11 +25,7 @@ boost::asio::awaitable<int> run_command(s3::client& c, command_line const& cl) {
                                                                           : "automatic";
     debug_line(cl.g, "endpoint " + ep + " (" + a.endpoint_source + "), region " + a.region + " (" + a.region_source +
                          "), addressing " + style);
-    if (verb == nullptr || !verb->own_session) {
-      auto creds = c.credentials_provider().get();
-      if (creds) debug_line(cl.g, "credentials " + creds->to_string());
-      else debug_line(cl.g, "credentials: none (" + creds.error().diag.message + ")");
-    }
+    if (verb == nullptr || !verb->own_session) debug_credentials(cl.g, &c.credentials_provider());
   }
   if (verb == nullptr) co_return usage_error(x, "unknown command");
   co_return co_await verb->run(x);
