@@ -11,8 +11,15 @@ its result. An executable that printed a summary but still failed (crash
 after the summary, timeout) adds one failure so it can never look green.
 Prints per-test lines for failures, then the closing line
 "tests: N passed, M failed".
+
+  count_results.py TESTLOG [--reports DIR]
+With --reports (scripts/test --sanitize), every file in DIR is a sanitizer
+report (the sanitizers' log_path) and counts as one more failure: a report
+from a program a test runs as a child (the CLI under a Python test) fails
+the run even when the test itself does not look at how the child ended.
 """
 import json
+import os
 import re
 import sys
 
@@ -57,7 +64,22 @@ def digest(stdout, limit=24):
     return out
 
 
-def main(path):
+def reports_in(directory):
+    """Failures for the sanitizer reports in `directory`, each with its
+    opening lines (the kind of error and the top of its stack)."""
+    out = []
+    try:
+        names = sorted(os.listdir(directory))
+    except FileNotFoundError:
+        return out
+    for n in names:
+        with open(os.path.join(directory, n), errors="replace") as fh:
+            lines = [x.rstrip() for x in fh if x.strip()]
+        out.append((f"sanitizer report {n}", "REPORT", lines[:16] + (["..."] if len(lines) > 16 else [])))
+    return out
+
+
+def main(path, reports=None):
     passed = failed = skipped = 0
     bad = []
     with open(path) as fh:
@@ -89,6 +111,10 @@ def main(path):
                 failed += 1
             if not ok:
                 bad.append((t["name"], t.get("result"), digest(t.get("stdout", "") or "")))
+    if reports:
+        found = reports_in(reports)
+        failed += len(found)
+        bad.extend(found)
     for name, res, *why in bad:
         print(f"FAILED: {name} ({res})")
         for w in (why[0] if why else []):
@@ -100,4 +126,8 @@ def main(path):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    if len(sys.argv) == 2:
+        sys.exit(main(sys.argv[1]))
+    if len(sys.argv) == 4 and sys.argv[2] == "--reports":
+        sys.exit(main(sys.argv[1], sys.argv[3]))
+    sys.exit(__doc__)
