@@ -26,6 +26,7 @@
 #include <floe/http/url.hpp>
 #include <floe/retry/policy.hpp>
 #include <floe/service/protocol.hpp>
+#include <floe/service/request_machine.hpp>
 #include <floe/sigv4/canonical.hpp>
 #include <floe/sigv4/signer.hpp>
 
@@ -40,6 +41,10 @@
 #include <span>
 #include <string_view>
 #include <vector>
+
+namespace floe::http {
+struct exchange_facts;
+}
 
 namespace floe::service {
 
@@ -180,6 +185,14 @@ class driver {
   FLOE_DECL void reply_error(request_spec const& spec, http::request const& req, http::response const& res,
                              credentials::credentials const* signer, unsigned attempts, error& out) const;
   FLOE_DECL double draw();
+  FLOE_DECL request_machine::params machine_params(request_spec const& spec, http::request& req) const;
+  FLOE_DECL bool prepare_send(request_machine const& m, action const& a, request_spec& spec, http::request& req,
+                              credentials::credentials const* signer, error& out);
+  FLOE_DECL action after_exchange(request_machine& m, request_spec& spec, http::request const& req,
+                                  http::response& res, http::exchange_facts const& xf,
+                                  credentials::credentials const* signer, error& out);
+  FLOE_DECL void failed(request_machine const& m, action const& a, request_spec& spec, http::request const& req,
+                        http::response& res, credentials::credentials const* signer, error& out) const;
 
   http::client& http_;
   description desc_;

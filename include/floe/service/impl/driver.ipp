@@ -147,13 +147,73 @@ FLOE_DECL boost::asio::awaitable<error> driver::run_value(request_spec& spec, ht
   co_return e;
 }
 
-FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::request& req, http::response& res,
-                                                   error& out) {
-  namespace asio = boost::asio;
-  // What lives across a suspension is kept few and small: Asio recycles a
-  // coroutine frame only up to ~1 KiB. Big values live in `spec`; work with
-  // big temporaries runs in the plain functions above; errors are written.
-  out.clear();
+FLOE_DECL action driver::after_exchange(request_machine& m, request_spec& spec, http::request const& req,
+                                       http::response& res, http::exchange_facts const& xf,
+                                       credentials::credentials const* signer, error& out) {
+  if (out.code) {
+    transport_facts t;
+    t.reached_server = xf.reached_server;
+    t.body_consumed = xf.body_consumed;
+    t.timed_out = xf.timed_out;
+    t.final = xf.final;
+    return m.on_transport_failure(t, draw());
+  }
+  reply_facts f;
+  // A 2xx (or a 304 to a conditional read) is a success with nothing
+  // read: no facts, no Date parsed, no clock asked on the hot path.
+  if ((res.status / 100 != 2 || spec.may_200_error) && !(res.status == 304 && spec.conditional_read))
+    f.kind = classify_reply(desc_.proto, facts_of(spec, req, res), res.headers, res.body, spec.may_200_error);
+  if (f.kind != errors::kind::success) {
+    if (desc_.retryable_code) {
+      errors::reply_ids none;
+      auto r = decode_reply(desc_.proto, facts_of(spec, req, res), res.headers, res.body, none, spec.may_200_error);
+      f.service_retryable = !r.err.diag.code.empty() && desc_.retryable_code(r.err.diag.code);
+    }
+    if (f.kind == errors::kind::clock_skew) f.skew = retry::skew_from_date(res.headers.get("Date"), now());
+    if (f.kind == errors::kind::stale_credentials && !spec.stale && m.healed() == false) {
+      spec.stale = std::make_unique<error>();
+      reply_error(spec, req, res, signer, m.attempt(), *spec.stale);
+    }
+  }
+  f.body_consumed = xf.body_consumed;
+  res.kind = f.kind;
+  return m.on_reply(f, draw());
+}
+
+FLOE_DECL void driver::failed(request_machine const& m, action const& a, request_spec& spec, http::request const& req,
+                              http::response& res, credentials::credentials const* signer, error& out) const {
+  res.attempts = m.attempt();
+  switch (a.why) {
+    case failure::reply:
+      res.retry_stop = a.stop;
+      reply_error(spec, req, res, signer, m.attempt(), out);
+      add_stop_reason(out, a.stop, m.attempt());
+      break;
+    case failure::transport: {
+      // A reply partly handed to a stream sink (a download) stops here for
+      // its consumer to resume or give up on: no request body is involved,
+      // so "request body cannot be replayed" would mislead.
+      bool const sink_took_reply = a.stop == errc::body_not_replayable && req.body.replayable();
+      out = transport_error(std::move(out), sink_took_reply ? errc::ok : a.stop, m.attempt());
+      add_context(out, spec.operation, spec.resource);
+      break;
+    }
+    case failure::declined_refresh:
+      // The provider declined the invalidation (its forced refreshes are
+      // backing off after curing nothing): resending with the same keys
+      // would only meet the same refusal.
+      if (spec.stale) out = std::move(*spec.stale);
+      add_declined_refresh(out, provider_ ? provider_->describe() : std::string("the provider"));
+      break;
+    case failure::credentials:
+    case failure::none:
+      add_context(out, spec.operation, spec.resource);
+      break;
+  }
+  if (!out.code) out = error(errc::service_error);
+}
+
+FLOE_DECL request_machine::params driver::machine_params(request_spec const& spec, http::request& req) const {
   if (req.operation != spec.operation) req.operation.assign(spec.operation);
   request_machine::params mp;
   mp.traits = req.traits;
@@ -161,7 +221,19 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
   mp.traits.replayable_body = req.body.replayable() && req.sink.resettable();
   mp.signs = spec.signs;
   mp.refreshable = spec.signs && !spec.fixed && provider_ && provider_->refreshable();
-  request_machine m(cfg_.retry, http_.quota(), mp);
+  return mp;
+}
+
+FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::request& req, http::response& res,
+                                                   error& out) {
+  namespace asio = boost::asio;
+  // Only what lives across a suspension is kept here, few and small: Asio
+  // recycles a coroutine frame only up to ~1 KiB, and GCC gives every local
+  // of the coroutine a slot of its own. The steps between suspensions run
+  // in the plain member functions above; big values live in `spec`; errors
+  // are written, not returned.
+  out.clear();
+  request_machine m(cfg_.retry, http_.quota(), machine_params(spec, req));
   std::shared_ptr<credentials::credentials const> lent;
   credentials::credentials const* signer = nullptr;
   http::exchange_facts xf;
@@ -170,8 +242,7 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
   bool const throw_if_cancelled = co_await asio::this_coro::throw_if_cancelled();
   co_await asio::this_coro::throw_if_cancelled(false);
   action a = m.start();
-  bool over = false;
-  while (!over) {
+  for (bool over = false; !over;) {
     switch (a.what) {
       case step::invalidate:
         // The generation that signed this is bad; the next get waits for a
@@ -185,13 +256,9 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
           co_await fetch(spec.owned, out);
           if (!out.code) signer = &spec.owned;
         }
-        if (!signer) {
-          a = m.on_credentials_failed();
-          break;
-        }
-        a = m.on_credentials(signer->generation);
+        a = signer ? m.on_credentials(signer->generation) : m.on_credentials_failed();
         break;
-      case step::send: {
+      case step::send:
         if (a.delay.count() > 0) {
           co_await detail::back_off(http_.get_executor(), a.delay);
           if (detail::fired(co_await asio::this_coro::cancellation_state)) {
@@ -200,12 +267,7 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
             break;
           }
         }
-        if (a.skew) http_.set_clock_skew(*a.skew);
-        out.clear();
-        if (m.sends() > 1 && spec.hooks) out = spec.hooks->before_resend(spec, req);
-        if (!out.code && signer) out = sign(spec, req, *signer);
-        if (out.code) {
-          add_context(out, spec.operation, spec.resource);
+        if (!prepare_send(m, a, spec, req, signer, out)) {
           over = true;
           break;
         }
@@ -220,37 +282,8 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
           over = true;
           break;
         }
-        if (out.code) {
-          transport_facts t;
-          t.reached_server = xf.reached_server;
-          t.body_consumed = xf.body_consumed;
-          t.timed_out = xf.timed_out;
-          t.final = xf.final;
-          a = m.on_transport_failure(t, draw());
-          break;
-        }
-        reply_facts f;
-        // A 2xx (or a 304 to a conditional read) is a success with nothing
-        // read: no facts, no Date parsed, no clock asked on the hot path.
-        if ((res.status / 100 != 2 || spec.may_200_error) && !(res.status == 304 && spec.conditional_read))
-          f.kind = classify_reply(desc_.proto, facts_of(spec, req, res), res.headers, res.body, spec.may_200_error);
-        if (f.kind != errors::kind::success) {
-          if (desc_.retryable_code) {
-            errors::reply_ids none;
-            auto r = decode_reply(desc_.proto, facts_of(spec, req, res), res.headers, res.body, none, spec.may_200_error);
-            f.service_retryable = !r.err.diag.code.empty() && desc_.retryable_code(r.err.diag.code);
-          }
-          if (f.kind == errors::kind::clock_skew) f.skew = retry::skew_from_date(res.headers.get("Date"), now());
-          if (f.kind == errors::kind::stale_credentials && !spec.stale && m.healed() == false) {
-            spec.stale = std::make_unique<error>();
-            reply_error(spec, req, res, signer, m.attempt(), *spec.stale);
-          }
-        }
-        f.body_consumed = xf.body_consumed;
-        res.kind = f.kind;
-        a = m.on_reply(f, draw());
+        a = after_exchange(m, spec, req, res, xf, signer, out);
         break;
-      }
       case step::ask_service:
         a = m.on_service(spec.hooks && spec.hooks->follow_redirect(spec, req, res));
         break;
@@ -263,42 +296,24 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
         over = true;
         break;
       case step::fail:
-        res.attempts = m.attempt();
-        switch (a.why) {
-          case failure::reply:
-            res.retry_stop = a.stop;
-            reply_error(spec, req, res, signer, m.attempt(), out);
-            add_stop_reason(out, a.stop, m.attempt());
-            break;
-          case failure::transport: {
-            // A reply partly handed to a stream sink (a download) stops
-            // here for its consumer to resume or give up on: no request
-            // body is involved, so "request body cannot be replayed" would
-            // mislead.
-            bool const sink_took_reply = a.stop == errc::body_not_replayable && req.body.replayable();
-            out = transport_error(std::move(out), sink_took_reply ? errc::ok : a.stop, m.attempt());
-            add_context(out, spec.operation, spec.resource);
-            break;
-          }
-          case failure::declined_refresh:
-            // The provider declined the invalidation (its forced refreshes
-            // are backing off after curing nothing): resending with the
-            // same keys would only meet the same refusal.
-            if (spec.stale) out = std::move(*spec.stale);
-            add_declined_refresh(out, provider_ ? provider_->describe() : std::string("the provider"));
-            break;
-          case failure::credentials:
-          case failure::none:
-            add_context(out, spec.operation, spec.resource);
-            break;
-        }
-        if (!out.code) out = error(errc::service_error);
+        failed(m, a, spec, req, res, signer, out);
         over = true;
         break;
     }
   }
   spec.stale.reset();
   co_await asio::this_coro::throw_if_cancelled(throw_if_cancelled);
+}
+
+FLOE_DECL bool driver::prepare_send(request_machine const& m, action const& a, request_spec& spec, http::request& req,
+                                    credentials::credentials const* signer, error& out) {
+  if (a.skew) http_.set_clock_skew(*a.skew);
+  out.clear();
+  if (m.sends() > 1 && spec.hooks) out = spec.hooks->before_resend(spec, req);
+  if (!out.code && signer) out = sign(spec, req, *signer);
+  if (!out.code) return true;
+  add_context(out, spec.operation, spec.resource);
+  return false;
 }
 
 FLOE_DECL boost::asio::awaitable<void> send_unsigned(driver& d, http::endpoint const& ep, std::string_view operation,
