@@ -7,8 +7,10 @@ The store is moto (nginx cannot list) behind the test proxy
 (tests/support/proxy), which counts every request a tool sends: listings
 (GET on the bucket), HEADs, PUTs and the rest. Each tool runs as a whole
 process: wall time, CPU and peak RSS from bench/scenarios/harness.py's
-run(). After each phase the prefix is checked: every file there, the
-changed ones with their new size.
+run(). After each phase the prefix is checked: every file of the tree
+there, with the size it has on disk (so the changed ones with their new
+size). The load average when each tool starts is recorded beside its
+figures: the machine is shared.
 
 Fairness: 16 transfers in flight for every tool (floe --concurrency 16;
 aws s3 max_concurrent_requests = 16; rclone --transfers 16 --checkers 16),
@@ -111,14 +113,10 @@ def _make_tree(root, n):
 
 
 def _change(root, n):
-    """1% of the files rewritten, each a little longer; their names."""
-    changed = []
+    """1% of the files rewritten, each a little longer (and so newer)."""
     for i in range(0, n, 100):
-        rel = f"d{i // 100:03d}/f{i:05d}.dat"
-        with open(os.path.join(root, rel), "ab") as f:
+        with open(os.path.join(root, f"d{i // 100:03d}/f{i:05d}.dat"), "ab") as f:
             f.write(b"changed\n")
-        changed.append(rel)
-    return changed
 
 
 def run(h, run_child, free_port, repo):
@@ -151,19 +149,19 @@ def run(h, run_child, free_port, repo):
         }
         figures = {tool: {} for tool in tools}
         failed = {}
-        changed = []
         for phase in PHASES:
             if phase == "changed":
-                changed = _change(tree, n)
+                _change(tree, n)
             for tool, cmd in tools.items():
                 if tool in failed:
                     continue
                 prefix = tool.split()[0]
                 try:
                     store.start_counting()
+                    load = os.getloadavg()[0]
                     c = run_child(cmd(prefix), env)
                     counts = store.counts()
-                    _check(run_child, floe, env, prefix, n, changed)
+                    _check(run_child, floe, env, prefix, tree)
                 except Exception as e:  # a peer that fails is reported, the run goes on
                     failed[tool] = f"{phase}: {str(e).strip().splitlines()[-1][:300] if str(e).strip() else e}"
                     continue
@@ -171,11 +169,13 @@ def run(h, run_child, free_port, repo):
                 f[f"{phase}_s"] = c.wall
                 f[f"{phase}_cpu_s"] = c.cpu
                 f[f"{phase}_rss_mib"] = c.rss_kib / 1024
+                f[f"{phase}_load"] = load
                 for k, v in counts.items():
                     f[f"{phase}_{k}"] = v
                 print(f"bench: {sc:24} {tool:16} {phase:9} {c.wall:7.2f} s  cpu {c.cpu:6.2f} s  "
                       f"requests {counts['requests']} (listing {counts['listing']}, head {counts['head']}, "
-                      f"put {counts['put']}, other {counts['other']})", file=sys.stderr, flush=True)
+                      f"put {counts['put']}, other {counts['other']}); load average {load:.1f}",
+                      file=sys.stderr, flush=True)
         for tool in tools:
             if tool in failed:
                 h.record(sc, tool, error=failed[tool])
@@ -188,12 +188,25 @@ def run(h, run_child, free_port, repo):
             store.stop()
 
 
-def _check(run_child, floe, env, prefix, n, changed):
-    """Every file under the prefix, the changed ones with their new size."""
+def _check(run_child, floe, env, prefix, tree):
+    """Every file of the tree under the prefix, each with the size it has on
+    disk (the changed ones with their new size)."""
     c = run_child(floe + ["--json", "ls", "--recursive", f"s3://{BUCKET}/{prefix}/"], env)
     sizes = {o["key"][len(prefix) + 1:]: o["size"] for o in c.json()["objects"]}
-    if len(sizes) != n:
-        raise RuntimeError(f"{len(sizes)} objects under {prefix}/, want {n}")
-    wrong = [rel for rel in changed if sizes.get(rel) != 1024 + 8]
+    want = _local_sizes(tree)
+    if len(sizes) != len(want):
+        raise RuntimeError(f"{len(sizes)} objects under {prefix}/, want {len(want)}")
+    wrong = sorted(rel for rel, size in want.items() if sizes.get(rel) != size)
     if wrong:
-        raise RuntimeError(f"{len(wrong)} changed files not synced (e.g. {wrong[0]})")
+        raise RuntimeError(f"{len(wrong)} files not synced (e.g. {wrong[0]}: "
+                           f"{sizes.get(wrong[0])} bytes in the store, {want[wrong[0]]} on disk)")
+
+
+def _local_sizes(tree):
+    """The tree's files as relative path -> size, read from the disk."""
+    out = {}
+    for d, _, names in os.walk(tree):
+        for name in names:
+            p = os.path.join(d, name)
+            out[os.path.relpath(p, tree)] = os.path.getsize(p)
+    return out
