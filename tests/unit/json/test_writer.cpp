@@ -49,6 +49,16 @@ std::string refusal(json::writer const& w) {
   return ok.error().diag.message;
 }
 
+// What check() says after `steps` (which must misuse the writer or give it
+// text it refuses).
+template <class Steps>
+std::string failure(json::writer_options options, Steps steps) {
+  std::string out;
+  json::writer w(out, options);
+  steps(w);
+  return refusal(w);
+}
+
 }  // namespace
 
 // ---- structure -------------------------------------------------------------
@@ -201,28 +211,23 @@ TEST_CASE("refusing: a value that is not UTF-8 is refused naming its member") {
   w.end_object();
   CHECK(refusal(w) == "the value of MessageBody is not valid UTF-8");
 
-  std::string t;
-  json::writer temp(t, refuse);  // a key that was a temporary is still named right
-  temp.begin_object();
-  temp.key(std::string("Message") + "Body");
-  temp.value("\xfe");
-  temp.end_object();
-  CHECK(refusal(temp) == "the value of MessageBody is not valid UTF-8");
-
-  std::string el;
-  json::writer element(el, refuse);
-  element.begin_array();
-  element.value("\xfe");
-  element.end_array();
-  CHECK(refusal(element) == "a string value is not valid UTF-8");
-
-  std::string kb;
-  json::writer k(kb, refuse);
-  k.begin_object();
-  k.key("\xc0\x80");
-  k.value("v");
-  k.end_object();
-  CHECK(refusal(k) == "a member name is not valid UTF-8");
+  CHECK(failure(refuse, [](json::writer& temp) {  // a key that was a temporary is still named right
+          temp.begin_object();
+          temp.key(std::string("Message") + "Body");
+          temp.value("\xfe");
+          temp.end_object();
+        }) == "the value of MessageBody is not valid UTF-8");
+  CHECK(failure(refuse, [](json::writer& element) {
+          element.begin_array();
+          element.value("\xfe");
+          element.end_array();
+        }) == "a string value is not valid UTF-8");
+  CHECK(failure(refuse, [](json::writer& k) {
+          k.begin_object();
+          k.key("\xc0\x80");
+          k.value("v");
+          k.end_object();
+        }) == "a member name is not valid UTF-8");
 }
 
 TEST_CASE("the same text replaced is no failure: refusing is the caller's choice") {
@@ -239,7 +244,7 @@ TEST_CASE("the same text replaced is no failure: refusing is the caller's choice
 // ---- pairing -----------------------------------------------------------------
 
 TEST_CASE("unpaired begin and end calls are reported") {
-  std::string a, b, c, d, e, f;
+  std::string a, b, c;
   json::writer open(a);
   open.begin_object();
   CHECK(open.check().has_error());
@@ -251,21 +256,28 @@ TEST_CASE("unpaired begin and end calls are reported") {
   dangling.key("k");
   dangling.end_object();
   CHECK(dangling.check().has_error());
-  json::writer crossed(d);
-  crossed.begin_object();
-  crossed.end_array();
-  CHECK(refusal(crossed) == "JSON writer: end_array closes an object");
-  json::writer keyless(e);
-  keyless.begin_object();
-  keyless.value(1);
-  keyless.end_object();
-  CHECK(refusal(keyless) == "JSON writer: a value in an object without a key");
-  json::writer stray(f);
-  stray.begin_array();
-  stray.key("k");
-  stray.value(1);
-  stray.end_array();
-  CHECK(refusal(stray) == "JSON writer: a key outside an object");
+  CHECK(failure({}, [](json::writer& w) {
+          w.begin_object();
+          w.end_array();
+        }) == "JSON writer: end_array closes an object");
+  CHECK(failure({}, [](json::writer& w) {
+          w.begin_object();
+          w.value(1);
+          w.end_object();
+        }) == "JSON writer: a value in an object without a key");
+  CHECK(failure({}, [](json::writer& w) {
+          w.begin_array();
+          w.key("k");
+          w.value(1);
+          w.end_array();
+        }) == "JSON writer: a key outside an object");
+  CHECK(failure({}, [](json::writer& w) {
+          w.begin_object();
+          w.key("k");
+          w.key("l");
+          w.value(1);
+          w.end_object();
+        }) == "JSON writer: a key where a value is due");
 }
 
 TEST_CASE("pairing is checked past the depth the container kinds are kept for") {
