@@ -13,11 +13,13 @@
 //   - a decoded error has a bare code (no '#', no ':'), secrets redacted;
 //   - describe_json_reply's error code is the one of its kind, and its
 //     message holds no control character;
-//   - the JSON writer writes any valid UTF-8 so that it reads back unchanged.
+//   - the JSON writer writes any valid UTF-8 so that it reads back
+//     unchanged, refuses anything else when told to, and otherwise writes
+//     JSON that reads back whatever the bytes.
 
 #include <floe/errors/json_error.hpp>
+#include <floe/json/writer.hpp>
 #include <floe/sqs/protocol.hpp>
-#include <floe/sqs/json_writer.hpp>
 
 #include <simdjson.h>
 
@@ -35,6 +37,7 @@ using floe_fuzz::check;
 
 namespace sqs = floe::sqs;
 namespace errors = floe::errors;
+namespace json = floe::json;
 
 std::string const url = "http://127.0.0.1:1/123456789012/floe-q";
 
@@ -146,24 +149,35 @@ void json_errors(std::string_view bytes) {
   }
 }
 
+std::string one_member(std::string_view bytes, json::bad_utf8 on_bad, bool& ok) {
+  std::string doc;
+  json::writer w(doc, json::writer_options{.on_bad_utf8 = on_bad});
+  w.begin_object();
+  w.key("MessageBody");
+  w.value(bytes);
+  w.end_object();
+  ok = w.check().has_value();
+  return doc;
+}
+
 void writer(std::string_view bytes) {
-  bool const utf8 = sqs::is_valid_utf8(bytes);
+  bool const utf8 = json::valid_utf8(bytes);
   auto const body_ok = sqs::check_message_body(bytes, sqs::service_max_message_bytes, "MessageBody");
   if (body_ok) check(utf8, "a body that is not UTF-8 was accepted");
 
-  sqs::json_writer w;
-  w.begin_object();
-  w.key("MessageBody");
-  w.string(bytes);
-  w.end_object();
-  auto doc = w.finish();
-  check(doc.has_value() == utf8, "the writer accepted text that is not UTF-8, or refused UTF-8");
-  if (!doc) return;
+  bool refused_ok = false, replaced_ok = false;
+  std::string const refused = one_member(bytes, json::bad_utf8::refuse, refused_ok);
+  check(refused_ok == utf8, "the writer accepted text that is not UTF-8, or refused UTF-8");
+  std::string const replaced = one_member(bytes, json::bad_utf8::replace, replaced_ok);
+  check(replaced_ok, "the writer refused text while told to replace");
   simdjson::dom::parser p;
   simdjson::dom::element e;
-  check(p.parse(*doc).get(e) == simdjson::SUCCESS, "the writer wrote what simdjson cannot read");
+  check(p.parse(replaced).get(e) == simdjson::SUCCESS, "the writer wrote what simdjson cannot read");
   std::string_view back;
-  check(e["MessageBody"].get(back) == simdjson::SUCCESS && back == bytes, "a string did not read back unchanged");
+  check(e["MessageBody"].get(back) == simdjson::SUCCESS, "a string did not read back");
+  if (!utf8) return;
+  check(refused == replaced, "valid UTF-8 written two ways");
+  check(back == bytes, "a string did not read back unchanged");
 }
 
 }  // namespace

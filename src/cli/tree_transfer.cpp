@@ -87,6 +87,7 @@ struct run {
   bool begun = false;
   std::uint64_t copied = 0, bytes = 0;
   spill_buffer deleted;  // JSON values, comma-separated
+  json_writer deleted_values{json_elements};  // writes them
   std::vector<std::pair<std::string, std::string>> skipped;
   std::vector<error> errors;
   delete_tally deletes;                    // sync --delete (its keys go to `deleted` under --json)
@@ -116,9 +117,7 @@ struct run {
 
   // --json: one deleted key or file, as given.
   void add_deleted(std::string const& uri_or_path) {
-    std::string v = deleted.empty() ? "" : ",";
-    append_json_string(v, uri_or_path);
-    if (auto r = deleted.append(v); !r) {
+    if (auto r = deleted.append(deleted_values.value(uri_or_path).take()); !r) {
       fail(x, r.error(), "delete", uri_or_path);
       errors.push_back(r.error());
     }
@@ -202,17 +201,15 @@ bool end_document(run& st, int rc) {
   w.key("errors").begin_array();
   for (auto const& e : st.errors) write_error_fields(w, e);
   w.end_array();
-  // Written by hand from here: "deleted" comes out of the spill buffer.
-  std::string tail;
   if (st.verb == tree_verb::sync) {
-    w.key("deleted").begin_array();
+    // "deleted" comes out of the spill buffer, between two takes.
+    w.key("deleted").begin_array().splice_values(!st.deleted.empty());
     if (!write_stdout(w.take()) || !st.deleted.write_to_stdout()) return false;
-    tail = "],\"unchanged\":" + std::to_string(st.unchanged);
+    w.end_array().field("unchanged", st.unchanged);
   }
-  if (x.cl.dryrun) tail += ",\"dryrun\":true";
-  tail += ",\"copied\":" + std::to_string(st.copied) + ",\"failed\":" + std::to_string(st.errors.size()) +
-          ",\"bytes\":" + std::to_string(st.bytes) + ",\"exit_code\":" + std::to_string(rc) + "}\n";
-  return write_stdout(w.take() + tail);
+  if (x.cl.dryrun) w.field("dryrun", true);
+  w.field("copied", st.copied).field("failed", st.errors.size()).field("bytes", st.bytes).field("exit_code", rc);
+  return write_stdout(w.end_object().line());
 }
 
 std::string_view verb_name(tree_verb v) {

@@ -1,22 +1,35 @@
 #pragma once
-// A small JSON writer: appends to a std::string, no allocation of its own.
+// The one JSON writer: every JSON document floe makes (SQS request bodies,
+// ledger objects, the CLI's --json output) is written by it, so commas,
+// nesting and string escaping live in one place. It appends to the caller's
+// std::string and allocates nothing of its own.
 //
 //   std::string out;
 //   json::writer w(out);
 //   w.begin_object();
-//   w.key("n"); w.value(std::uint64_t{12});
+//   w.key("n"); w.value(12);
 //   w.key("name"); w.value("a \"b\"");
 //   w.end_object();            // {"n":12,"name":"a \"b\""}
+//   if (auto ok = w.check(); !ok) ...   // unpaired begin/end, refused text
 //
-// Commas are placed by the writer; the caller only nests begin/end pairs
-// correctly (unchecked, like any builder). Strings are written as UTF-8:
-// '"', '\\' and the control characters U+0000..U+001F are escaped (the
-// short forms \b \f \n \r \t where JSON has them, else \u00XX), everything
-// else is copied. A byte sequence that is not valid UTF-8 cannot be
-// represented in JSON; each such byte is written as U+FFFD, so the output is
-// always valid JSON. Callers that must not alter data check valid_utf8
-// first and refuse it.
+// Strings are written as UTF-8: '"', '\\' and the control characters
+// U+0000..U+001F are escaped (the short forms \b \f \n \r \t where JSON has
+// them, else \u00XX), everything else is copied, so the bytes a reader
+// decodes are exactly the bytes given. A byte sequence that is not valid
+// UTF-8 cannot be represented in JSON; writer_options says what becomes of
+// it: each bad byte written as U+FFFD (the output is always valid JSON), or
+// the text refused (check() fails naming the member) for callers that must
+// not alter data.
+//
+// Misuse (an end that matches no begin, a key where a value is due) never
+// changes what is written; it is recorded, and check() reports the first.
 
+#include <floe/config.hpp>
+#include <floe/result.hpp>
+
+#include <charconv>
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -24,137 +37,97 @@
 namespace floe::json {
 
 /// `s` is well-formed UTF-8 (no overlong forms, no surrogates, at most U+10FFFF).
-inline bool valid_utf8(std::string_view s) noexcept {
-  auto const* p = reinterpret_cast<unsigned char const*>(s.data());
-  auto const* const end = p + s.size();
-  while (p < end) {
-    unsigned char const c = *p;
-    if (c < 0x80) {
-      ++p;
-      continue;
-    }
-    int n = 0;
-    std::uint32_t cp = 0;
-    if (c >= 0xc2 && c <= 0xdf) {
-      n = 1;
-      cp = c & 0x1fu;
-    } else if (c >= 0xe0 && c <= 0xef) {
-      n = 2;
-      cp = c & 0x0fu;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-      n = 3;
-      cp = c & 0x07u;
-    } else {
-      return false;
-    }
-    if (end - p <= n) return false;
-    for (int i = 1; i <= n; ++i) {
-      if ((p[i] & 0xc0) != 0x80) return false;
-      cp = (cp << 6) | (p[i] & 0x3fu);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-      return false;
-    p += n + 1;
-  }
-  return true;
-}
+FLOE_DECL bool valid_utf8(std::string_view s) noexcept;
 
-/// Appends `s` as a JSON string literal (with the quotes) to `out`.
-inline void append_string(std::string& out, std::string_view s) {
-  static constexpr char hex[] = "0123456789abcdef";
-  out += '"';
-  std::size_t i = 0;
-  while (i < s.size()) {
-    unsigned char const c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x80) {
-      // Copy one well-formed sequence, or one U+FFFD for a bad byte.
-      std::size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
-      if (n <= s.size() - i && valid_utf8(s.substr(i, n))) {
-        out.append(s.data() + i, n);
-        i += n;
-      } else {
-        out += "\xef\xbf\xbd";
-        ++i;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 0xf];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-    ++i;
-  }
-  out += '"';
-}
+/// What becomes of a string that is not valid UTF-8.
+enum class bad_utf8 {
+  replace,  ///< each byte that is not part of valid UTF-8 is written as U+FFFD
+  refuse,   ///< check() fails naming the member (the document is not to be used)
+};
+
+struct writer_options {
+  bad_utf8 on_bad_utf8 = bad_utf8::replace;
+  /// DEL is written as \u007f and each U+FFFD put in for a bad byte as the
+  /// escape \ufffd: output meant for a terminal carries no DEL, and a
+  /// replaced byte shows as an escape rather than as a character.
+  bool escape_del_and_replacements = false;
+  /// The writer writes the elements of an array whose brackets another
+  /// writer writes (values held apart, then spliced in with
+  /// writer::splice_values): commas between its top-level values.
+  bool array_elements = false;
+};
+
+/// Appends `s` as a JSON string literal (with the quotes) to `out`, each
+/// byte that is not part of valid UTF-8 replaced.
+FLOE_DECL void append_string(std::string& out, std::string_view s, writer_options const& options = {});
 
 class writer {
  public:
-  explicit writer(std::string& out) noexcept : out_(out) {}
+  explicit writer(std::string& out, writer_options options = {}) noexcept
+      : out_(out), options_(options), base_depth_(options.array_elements ? 1 : 0), depth_(base_depth_) {}
 
-  void begin_object() { open('{'); }
-  void end_object() { close('}'); }
-  void begin_array() { open('['); }
-  void end_array() { close(']'); }
+  FLOE_DECL void begin_object();
+  FLOE_DECL void end_object();
+  FLOE_DECL void begin_array();
+  FLOE_DECL void end_array();
   /// A member name; the next value (or begin_*) is its value.
-  void key(std::string_view k) {
-    separate();
-    append_string(out_, k);
-    out_ += ':';
-    after_key_ = true;
-  }
-  void value(std::string_view s) {
-    separate();
-    append_string(out_, s);
-  }
+  FLOE_DECL void key(std::string_view k);
+  FLOE_DECL void value(std::string_view s);
   void value(char const* s) { value(std::string_view(s)); }
-  void value(std::uint64_t n) {
-    separate();
-    out_ += std::to_string(n);
+  FLOE_DECL void value(bool b);
+  template <std::integral T>
+    requires(!std::same_as<T, bool>)
+  void value(T n) {
+    char buf[24];
+    auto const r = std::to_chars(buf, buf + sizeof buf, n);
+    token(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
   }
-  void boolean(bool b) {
-    separate();
-    out_ += b ? "true" : "false";
-  }
-  void null() {
-    separate();
-    out_ += "null";
-  }
+  FLOE_DECL void null();
+
+  /// Values the caller writes itself at this point: complete JSON values,
+  /// comma-separated (held apart while the document was written, perhaps
+  /// streamed to where the document goes rather than appended here). When
+  /// `any`, the writer places the comma they need before them and counts
+  /// them as members of the open array; the caller then writes them, and
+  /// the writer goes on after them.
+  FLOE_DECL void splice_values(bool any);
+  /// splice_values for values at hand: appends them.
+  FLOE_DECL void raw_values(std::string_view values);
+
+  /// Errors: errc::invalid_argument when a string (or key) was refused as
+  /// not valid UTF-8 (the message names the member), or when begin and end
+  /// calls did not pair up or a key stood where a value was due (a bug in
+  /// the caller).
+  FLOE_DECL result<void> check() const;
 
  private:
-  void separate() {
-    if (after_key_)
-      after_key_ = false;
-    else if (need_comma_)
-      out_ += ',';
-    need_comma_ = true;
-  }
-  void open(char c) {
-    separate();
-    out_ += c;
-    need_comma_ = false;
-  }
-  void close(char c) {
-    out_ += c;
-    need_comma_ = true;
-    after_key_ = false;
-  }
+  FLOE_DECL void separate();
+  FLOE_DECL void token(std::string_view t);
+  FLOE_DECL void open(char c, bool object);
+  FLOE_DECL void close(char c, bool object);
+  FLOE_DECL void fail(std::string what);
+  // 1: the innermost open container is an object; 0: an array, or none;
+  // -1: not known (deeper than objects_ reaches).
+  FLOE_DECL int container() const noexcept;
 
   std::string& out_;
+  writer_options options_;
+  std::size_t base_depth_;
+  std::size_t depth_;
+  // Bit i: the container at depth i + 1 is an object (checked to depth 64).
+  std::uint64_t objects_ = 0;
   bool need_comma_ = false;
   bool after_key_ = false;
+  bool failed_ = false;
+  std::string failure_;  // the first misuse or refusal
+  // Where the last key was written in out_, to name it in a refusal (the
+  // caller's key may be gone by the time its value is written).
+  std::size_t key_at_ = 0;
+  std::size_t key_size_ = 0;
 };
 
 }  // namespace floe::json
+
+#if defined(FLOE_HEADER_ONLY)
+#include <floe/json/impl/writer.ipp>
+#endif

@@ -13,7 +13,8 @@
 //                         ChangeMessageVisibilityBatch
 //   sqs/message_body.hpp  what SQS accepts as a body; MD5 checks
 //   sqs/queue.hpp         a queue named by URL or by name; long-poll timeout
-//   sqs/json_writer.hpp   the JSON writer the request bodies are made with
+//   json/writer.hpp       the JSON writer the request bodies are made with
+//                         (refusing text that is not UTF-8)
 //   errors/json_error.hpp the JSON protocol's error replies
 //
 // Usage, for any operation P:

@@ -58,16 +58,16 @@ awaitable<int> cmd_ls(context& x) {
   s3::list_page page;
   std::uint64_t objects = 0, bytes = 0, prefixes = 0;
   json_writer w;
-  spill_buffer held_prefixes;  // --json: the prefixes as JSON values, comma-separated
-  bool begun = false;          // --json: part of the document is on stdout
+  json_writer held(json_elements);  // --json: writes the prefixes for held_prefixes
+  spill_buffer held_prefixes;       // --json: the prefixes as JSON values, comma-separated
+  bool begun = false;               // --json: part of the document is on stdout
   // The rest of the --json document after its objects.
   auto end_document = [&] {
-    w.end_array().key("prefixes").begin_array();
+    w.end_array().key("prefixes").begin_array().splice_values(!held_prefixes.empty());
     if (!write_stdout(w.take()) || !held_prefixes.write_to_stdout()) return false;
-    std::string tail = "]";
-    if (x.cl.summarize)
-      tail += ",\"total_objects\":" + std::to_string(objects) + ",\"total_size\":" + std::to_string(bytes);
-    return write_stdout(tail + "}\n");
+    w.end_array();
+    if (x.cl.summarize) w.field("total_objects", objects).field("total_size", bytes);
+    return write_stdout(w.end_object().line());
   };
   if (json) w.begin_object().field("bucket", u->bucket).field("prefix", u->key).key("objects").begin_array();
   for (;;) {
@@ -88,9 +88,7 @@ awaitable<int> cmd_ls(context& x) {
         out += prefix_line(p);
         continue;
       }
-      std::string value = held_prefixes.empty() ? "" : ",";
-      append_json_string(value, p);
-      if (auto r = held_prefixes.append(value); !r) co_return fail(x, r.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
+      if (auto r = held_prefixes.append(held.value(p).take()); !r) co_return fail(x, r.error(), "ListObjectsV2", resource_of(u->bucket, u->key));
     }
     for (auto const& o : page.objects) {
       ++objects;

@@ -1,5 +1,4 @@
 // Entries: validation, identity, and the compact set a ledger keeps.
-#include <floe/json/writer.hpp>
 #include <floe/ledger/entry.hpp>
 #include <floe/ledger/state.hpp>
 
@@ -129,37 +128,4 @@ TEST_CASE("checkpoint_due: multiples of the interval, longer as the ledger doubl
   CHECK(checkpoint_due(5, 1, p));
   CHECK_FALSE(checkpoint_due(5, 2, p));
   CHECK(checkpoint_due(10, 2, p));
-}
-
-TEST_CASE("json::writer escapes, and valid_utf8 is exact") {
-  std::string out;
-  floe::json::writer w(out);
-  w.begin_object();
-  w.key("a\"b");
-  w.value("q\"\\/\n\r\t\b\f\x01\x1f \xc3\xa9\xe2\x98\x83\xf0\x9f\x98\x80");
-  w.key("n");
-  w.value(std::uint64_t{18446744073709551615ull});
-  w.key("l");
-  w.begin_array();
-  w.boolean(true);
-  w.null();
-  w.begin_object();
-  w.end_object();
-  w.begin_array();
-  w.end_array();
-  w.value("");
-  w.end_array();
-  w.end_object();
-  CHECK(out == "{\"a\\\"b\":\"q\\\"\\\\/\\n\\r\\t\\b\\f\\u0001\\u001f \xc3\xa9\xe2\x98\x83\xf0\x9f\x98\x80\",\"n\":18446744073709551615,"
-               "\"l\":[true,null,{},[],\"\"]}");
-  std::string bad;
-  floe::json::append_string(bad, "a\xff\xc3z\xed\xa0\x80");
-  CHECK(bad == "\"a\xef\xbf\xbd\xef\xbf\xbdz\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"");
-  CHECK(floe::json::valid_utf8(""));
-  CHECK(floe::json::valid_utf8("\xf4\x8f\xbf\xbf"));
-  CHECK_FALSE(floe::json::valid_utf8("\xf4\x90\x80\x80"));  // past U+10FFFF
-  CHECK_FALSE(floe::json::valid_utf8("\xc0\xaf"));          // overlong
-  CHECK_FALSE(floe::json::valid_utf8("\xe0\x80\xaf"));      // overlong
-  CHECK_FALSE(floe::json::valid_utf8("\xed\xa0\x80"));      // a surrogate
-  CHECK_FALSE(floe::json::valid_utf8("\xe2\x98"));          // cut short
 }

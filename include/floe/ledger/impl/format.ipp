@@ -56,6 +56,18 @@ inline bool check_head(simdjson::dom::object o, std::string_view kind, std::stri
   return true;
 }
 
+// Opens a ledger object with the members check_head reads back and its
+// number (a commit's or a checkpoint's; the hint's names a checkpoint).
+inline void begin_head(json::writer& w, std::string_view kind, std::string_view number_name, std::uint64_t number) {
+  w.begin_object();
+  w.key("floe_ledger");
+  w.value(format_version);
+  w.key("kind");
+  w.value(kind);
+  w.key(number_name);
+  w.value(number);
+}
+
 }  // namespace detail
 
 FLOE_DECL result<std::string> normalize_prefix(std::string_view prefix) {
@@ -100,32 +112,21 @@ FLOE_DECL std::string iso8601_utc(std::int64_t unix_seconds) {
 }
 
 FLOE_DECL void append_entry(std::string& out, entry_view const& e) {
-  out += '[';
-  json::append_string(out, e.bucket);
-  out += ',';
-  json::append_string(out, e.key);
-  out += ',';
-  json::append_string(out, e.etag);
-  out += ',';
-  out += std::to_string(e.size);
-  if (!e.version_id.empty()) {
-    out += ',';
-    json::append_string(out, e.version_id);
-  }
-  out += ']';
+  json::writer w(out);
+  w.begin_array();
+  w.value(e.bucket);
+  w.value(e.key);
+  w.value(e.etag);
+  w.value(e.size);
+  if (!e.version_id.empty()) w.value(e.version_id);
+  w.end_array();
 }
 
 FLOE_DECL std::string encode_commit(commit const& c) {
   std::string out;
   out.reserve(160 + c.entries.size() * 96);
   json::writer w(out);
-  w.begin_object();
-  w.key("floe_ledger");
-  w.value(static_cast<std::uint64_t>(format_version));
-  w.key("kind");
-  w.value("commit");
-  w.key("commit");
-  w.value(c.number);
+  detail::begin_head(w, "commit", "commit", c.number);
   w.key("write_id");
   w.value(c.write_id);
   w.key("writer");
@@ -133,15 +134,13 @@ FLOE_DECL std::string encode_commit(commit const& c) {
   w.key("time");
   w.value(c.time);
   w.key("entries");
-  out += '[';
-  bool first = true;
+  w.begin_array();
   for (auto const& e : c.entries) {
-    if (!first) out += ',';
-    first = false;
+    w.splice_values(true);
     append_entry(out, entry_view{e.bucket, e.key, e.etag, e.version_id, e.size});
   }
-  out += ']';
-  out += '}';
+  w.end_array();
+  w.end_object();
   return out;
 }
 
@@ -183,8 +182,12 @@ FLOE_DECL result<commit> decode_commit(std::string_view body) {
 FLOE_DECL std::string encode_checkpoint(std::uint64_t n, entry_set const& entries) {
   std::string out;
   out.reserve(96 + entries.size() * 96);
-  out += "{\"floe_ledger\":1,\"kind\":\"checkpoint\",\"commit\":" + std::to_string(n) +
-         ",\"entries\":" + std::to_string(entries.size()) + "}\n";
+  json::writer w(out);
+  detail::begin_head(w, "checkpoint", "commit", n);
+  w.key("entries");
+  w.value(entries.size());
+  w.end_object();
+  out += '\n';
   for (std::size_t i = 0; i < entries.size(); ++i) {
     append_entry(out, entries.at(i));
     out += '\n';
@@ -273,7 +276,11 @@ FLOE_DECL result<void> checkpoint_reader::finish() {
 }
 
 FLOE_DECL std::string encode_hint(std::uint64_t checkpoint) {
-  return "{\"floe_ledger\":1,\"kind\":\"hint\",\"checkpoint\":" + std::to_string(checkpoint) + "}";
+  std::string out;
+  json::writer w(out);
+  detail::begin_head(w, "hint", "checkpoint", checkpoint);
+  w.end_object();
+  return out;
 }
 
 FLOE_DECL std::optional<std::uint64_t> decode_hint(std::string_view body) noexcept {

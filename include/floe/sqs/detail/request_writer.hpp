@@ -3,9 +3,9 @@
 // Internal.
 
 #include <floe/error.hpp>
+#include <floe/json/writer.hpp>
 #include <floe/result.hpp>
 #include <floe/sqs/detail/text.hpp>
-#include <floe/sqs/json_writer.hpp>
 #include <floe/sqs/queue.hpp>
 #include <floe/sqs/request.hpp>
 
@@ -15,6 +15,33 @@
 #include <string_view>
 
 namespace floe::sqs::detail {
+
+// The string a request body is written into, a base of body_writer so that
+// it exists before the writer that refers to it.
+struct body_text {
+  std::string text;
+};
+
+/// A request body and the writer that writes it. Text that is not valid
+/// UTF-8 is refused, never replaced: the bytes SQS decodes must be exactly
+/// the caller's.
+class body_writer : private body_text, public json::writer {
+ public:
+  /// Reserves room for a body of about `bytes` bytes.
+  explicit body_writer(std::size_t bytes)
+      : json::writer(text, json::writer_options{.on_bad_utf8 = json::bad_utf8::refuse}) {
+    text.reserve(bytes);
+  }
+  body_writer(body_writer const&) = delete;
+  body_writer& operator=(body_writer const&) = delete;
+
+  /// The document, or what the writer refused (the message names the
+  /// member).
+  result<std::string> finish() {
+    if (auto ok = check(); !ok) return ok.error();
+    return std::move(text);
+  }
+};
 
 inline error invalid(std::string_view operation, std::string what) {
   return error(errc::invalid_argument, "SQS " + std::string(operation) + ": " + std::move(what));
@@ -119,36 +146,36 @@ inline result<void> check_send_options(std::string_view operation, std::string_v
   return {};
 }
 
-inline void write_send_options(json_writer& w, std::optional<std::chrono::seconds> delay, std::string_view group,
+inline void write_send_options(json::writer& w, std::optional<std::chrono::seconds> delay, std::string_view group,
                                std::string_view dedup) {
   if (delay) {
     w.key("DelaySeconds");
-    w.number(delay->count());
+    w.value(delay->count());
   }
   if (!group.empty()) {
     w.key("MessageGroupId");
-    w.string(group);
+    w.value(group);
   }
   if (!dedup.empty()) {
     w.key("MessageDeduplicationId");
-    w.string(dedup);
+    w.value(dedup);
   }
 }
 
 /// The writer's document as a request of operation P.
 template <class P>
-result<request> finish(json_writer& w) {
+result<request> finish(body_writer& w) {
   auto body = w.finish();
   if (!body) return invalid(P::operation, body.error().diag.message);
   return request{P::operation, P::target, std::move(*body)};
 }
 
-inline void write_map(json_writer& w, std::string_view key, attribute_map const& m) {
+inline void write_map(json::writer& w, std::string_view key, attribute_map const& m) {
   w.key(key);
   w.begin_object();
   for (auto const& [k, v] : m) {
     w.key(k);
-    w.string(v);
+    w.value(v);
   }
   w.end_object();
 }

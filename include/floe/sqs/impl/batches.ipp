@@ -140,18 +140,18 @@ FLOE_DECL result<request> build_request(send_message_batch_params const& p) {
                                              " bytes, more than the limit of " + std::to_string(limit) +
                                              " bytes for a whole batch");
   }
-  json_writer w(p.queue_url.size() + total + total / 8 + 64 * p.entries.size() + 32);
+  detail::body_writer w(p.queue_url.size() + total + total / 8 + 64 * p.entries.size() + 32);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.key("Entries");
   w.begin_array();
   for (auto const& e : p.entries) {
     w.begin_object();
     w.key("Id");
-    w.string(e.id);
+    w.value(e.id);
     w.key("MessageBody");
-    w.string(e.body);
+    w.value(e.body);
     detail::write_send_options(w, e.delay, e.message_group_id, e.message_deduplication_id);
     w.end_object();
   }
@@ -172,18 +172,18 @@ FLOE_DECL result<request> build_request(delete_message_batch_params const& p) {
     }
     size += e.id.size() + e.receipt_handle.size() + 32;
   }
-  json_writer w(size);
+  detail::body_writer w(size);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.key("Entries");
   w.begin_array();
   for (auto const& e : p.entries) {
     w.begin_object();
     w.key("Id");
-    w.string(e.id);
+    w.value(e.id);
     w.key("ReceiptHandle");
-    w.string(e.receipt_handle);
+    w.value(e.receipt_handle);
     w.end_object();
   }
   w.end_array();
@@ -208,20 +208,20 @@ FLOE_DECL result<request> build_request(change_message_visibility_batch_params c
     }
     size += e.id.size() + e.receipt_handle.size() + 64;
   }
-  json_writer w(size);
+  detail::body_writer w(size);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.key("Entries");
   w.begin_array();
   for (auto const& e : p.entries) {
     w.begin_object();
     w.key("Id");
-    w.string(e.id);
+    w.value(e.id);
     w.key("ReceiptHandle");
-    w.string(e.receipt_handle);
+    w.value(e.receipt_handle);
     w.key("VisibilityTimeout");
-    w.number(e.visibility_timeout.count());
+    w.value(e.visibility_timeout.count());
     w.end_object();
   }
   w.end_array();

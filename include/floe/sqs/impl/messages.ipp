@@ -92,12 +92,12 @@ FLOE_DECL result<request> build_request(send_message_params const& p) {
       !ok) {
     return ok.error();
   }
-  json_writer w(p.queue_url.size() + p.body.size() + p.body.size() / 8 + 64);
+  detail::body_writer w(p.queue_url.size() + p.body.size() + p.body.size() / 8 + 64);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.key("MessageBody");
-  w.string(p.body);
+  w.value(p.body);
   detail::write_send_options(w, p.delay, p.message_group_id, p.message_deduplication_id);
   w.end_object();
   return detail::finish<P>(w);
@@ -135,24 +135,24 @@ FLOE_DECL result<request> build_request(receive_message_params const& p) {
       return ok.error();
     }
   }
-  json_writer w(p.queue_url.size() + 160);
+  detail::body_writer w(p.queue_url.size() + 160);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.key("MaxNumberOfMessages");
-  w.number(p.max_messages);
+  w.value(p.max_messages);
   if (p.wait) {
     w.key("WaitTimeSeconds");
-    w.number(p.wait->count());
+    w.value(p.wait->count());
   }
   if (p.visibility_timeout) {
     w.key("VisibilityTimeout");
-    w.number(p.visibility_timeout->count());
+    w.value(p.visibility_timeout->count());
   }
   auto names = [&](std::string_view field) {
     w.key(field);
     w.begin_array();
-    for (auto const& n : p.system_attribute_names) w.string(n);
+    for (auto const& n : p.system_attribute_names) w.value(n);
     w.end_array();
   };
   if (!p.system_attribute_names.empty()) {
@@ -161,7 +161,7 @@ FLOE_DECL result<request> build_request(receive_message_params const& p) {
   }
   if (!p.receive_request_attempt_id.empty()) {
     w.key("ReceiveRequestAttemptId");
-    w.string(p.receive_request_attempt_id);
+    w.value(p.receive_request_attempt_id);
   }
   w.end_object();
   return detail::finish<P>(w);
@@ -171,12 +171,12 @@ FLOE_DECL result<request> build_request(delete_message_params const& p) {
   using P = delete_message_params;
   if (auto ok = detail::check_url(P::operation, p.queue_url); !ok) return ok.error();
   if (auto ok = detail::check_receipt(P::operation, p.receipt_handle, "receipt handle"); !ok) return ok.error();
-  json_writer w(p.queue_url.size() + p.receipt_handle.size() + 48);
+  detail::body_writer w(p.queue_url.size() + p.receipt_handle.size() + 48);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.key("ReceiptHandle");
-  w.string(p.receipt_handle);
+  w.value(p.receipt_handle);
   w.end_object();
   return detail::finish<P>(w);
 }
@@ -189,14 +189,14 @@ FLOE_DECL result<request> build_request(change_message_visibility_params const& 
       !ok) {
     return ok.error();
   }
-  json_writer w(p.queue_url.size() + p.receipt_handle.size() + 72);
+  detail::body_writer w(p.queue_url.size() + p.receipt_handle.size() + 72);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.key("ReceiptHandle");
-  w.string(p.receipt_handle);
+  w.value(p.receipt_handle);
   w.key("VisibilityTimeout");
-  w.number(p.visibility_timeout.count());
+  w.value(p.visibility_timeout.count());
   w.end_object();
   return detail::finish<P>(w);
 }

@@ -11,10 +11,10 @@ namespace detail {
 template <class P>
 result<request> queue_url_only(P const& p) {
   if (auto ok = check_url(P::operation, p.queue_url); !ok) return ok.error();
-  json_writer w(p.queue_url.size() + 16);
+  detail::body_writer w(p.queue_url.size() + 16);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.end_object();
   return finish<P>(w);
 }
@@ -48,10 +48,10 @@ FLOE_DECL result<request> build_request(create_queue_params const& p) {
   for (auto const& t : p.tags) {
     if (t.first.empty()) return detail::invalid(P::operation, "an empty tag key");
   }
-  json_writer w(128);
+  detail::body_writer w(128);
   w.begin_object();
   w.key("QueueName");
-  w.string(p.queue_name);
+  w.value(p.queue_name);
   if (!p.attributes.empty()) detail::write_map(w, "Attributes", p.attributes);
   if (!p.tags.empty()) detail::write_map(w, "tags", p.tags);
   w.end_object();
@@ -78,13 +78,13 @@ FLOE_DECL result<request> build_request(get_queue_url_params const& p) {
                                                "' is not 12 digits");
     }
   }
-  json_writer w(64);
+  detail::body_writer w(64);
   w.begin_object();
   w.key("QueueName");
-  w.string(p.queue_name);
+  w.value(p.queue_name);
   if (!p.owner_account_id.empty()) {
     w.key("QueueOwnerAWSAccountId");
-    w.string(p.owner_account_id);
+    w.value(p.owner_account_id);
   }
   w.end_object();
   return detail::finish<P>(w);
@@ -96,14 +96,14 @@ FLOE_DECL result<request> build_request(get_queue_attributes_params const& p) {
   for (auto const& n : p.attribute_names) {
     if (auto ok = detail::check_attribute_name(P::operation, n, "attribute"); !ok) return ok.error();
   }
-  json_writer w(p.queue_url.size() + 64);
+  detail::body_writer w(p.queue_url.size() + 64);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   w.key("AttributeNames");
   w.begin_array();
-  if (p.attribute_names.empty()) w.string("All");
-  for (auto const& n : p.attribute_names) w.string(n);
+  if (p.attribute_names.empty()) w.value("All");
+  for (auto const& n : p.attribute_names) w.value(n);
   w.end_array();
   w.end_object();
   return detail::finish<P>(w);
@@ -116,10 +116,10 @@ FLOE_DECL result<request> build_request(set_queue_attributes_params const& p) {
   for (auto const& a : p.attributes) {
     if (auto ok = detail::check_attribute_name(P::operation, a.first, "attribute"); !ok) return ok.error();
   }
-  json_writer w(p.queue_url.size() + 128);
+  detail::body_writer w(p.queue_url.size() + 128);
   w.begin_object();
   w.key("QueueUrl");
-  w.string(p.queue_url);
+  w.value(p.queue_url);
   detail::write_map(w, "Attributes", p.attributes);
   w.end_object();
   return detail::finish<P>(w);
