@@ -61,7 +61,8 @@ def wait_for(what, predicate, timeout=120, interval=0.2):
 
 class Watcher:
     """One `floe watch` process: stdout (--jsonl) and stderr (json log) read
-    by threads; the metrics address taken from its "metrics" log line."""
+    by threads; the metrics address taken from its "metrics" log line, and
+    returned once it logged "started" (queue resolved, ledger created)."""
 
     def __init__(self, env, args):
         self.proc = subprocess.Popen([FLOE, "watch", "--jsonl", "--log-format", "json", "--metrics", "127.0.0.1:0",
@@ -75,6 +76,12 @@ class Watcher:
             t.start()
         started = wait_for("the watcher's metrics address", lambda: self.events("metrics"), timeout=60)
         self.metrics_url = "http://" + started[0]["address"]
+        # The metrics server listens before the watcher has resolved its
+        # queue and created its ledger: a test that reads the ledger must
+        # not race that ("started" is logged once both are done).
+        wait_for("the watcher's started line", lambda: self.events("started") or self.proc.poll() is not None,
+                 timeout=60)
+        assert self.proc.poll() is None, f"floe watch exited {self.proc.returncode} before it started: {self.logs}"
 
     def _read(self, stream, into):
         for raw in stream:
