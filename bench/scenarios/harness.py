@@ -17,22 +17,21 @@ import json
 import os
 import re
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-import urllib.request
 
 import list_memory
 import static_binary
+import stores
 import sync_scenario
+from stores import free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
-REPO = os.path.dirname(BENCH)
 MiB = 1 << 20
 AK = "AKIDFLOEBENCHEXAMPLE"  # nginx checks no signature: any key will do
 SK = "floe/bench/secret/not/checked/by/nginx00"
@@ -110,14 +109,6 @@ def first_byte_ms(cmd, env):
     if not b or p.returncode != 0 or len(b + rest) != 1024:
         raise RuntimeError(f"{cmd[0]}: no object on stdout")
     return t * 1e3, rss
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def parse_bytes(text):
@@ -211,14 +202,7 @@ class Harness:
         nginx = shutil.which("nginx") or "/usr/sbin/nginx"
         subprocess.run([nginx, "-c", os.path.join(self.work, "nginx.conf"), "-e",
                         os.path.join(self.work, "error.log")], check=True)
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(f"{self.ep}/bench/1k", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.05)  # start-up poll
-        else:
-            raise RuntimeError("nginx did not start")
+        stores.wait_for_url(f"{self.ep}/bench/1k", "nginx did not start", tries=200, pause=0.05)
         self.versions()
 
     def stop(self):
@@ -622,40 +606,16 @@ class Harness:
             try:
                 env = dict(self.env)
                 env["AWS_EC2_METADATA_DISABLED"] = "true"
-                mport = free_port()
-                log = open(os.path.join(self.work, "moto.log"), "wb")
-                procs.append(subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p",
-                                               str(mport)], stdout=log, stderr=subprocess.STDOUT, env=env))
-                for _ in range(300):
-                    try:
-                        urllib.request.urlopen(f"http://127.0.0.1:{mport}/moto-api/", timeout=1).read()
-                        break
-                    except OSError:
-                        time.sleep(0.1)  # start-up poll
-                else:
-                    raise RuntimeError("moto did not start (pip install 'moto[server]')")
-                ready = os.path.join(self.work, "proxy.ready")
-                plog = open(os.path.join(self.work, "proxy.log"), "wb")
-                procs.append(subprocess.Popen([sys.executable, os.path.join(REPO, "tests", "support", "proxy"),
-                                               "--upstream", f"http://127.0.0.1:{mport}", "--ready-file", ready,
-                                               "--log", os.path.join(self.work, "proxy-req.log")],
-                                              stdout=plog, stderr=subprocess.STDOUT, env=env))
-                for _ in range(300):
-                    if os.path.exists(ready) and os.path.getsize(ready):
-                        break
-                    time.sleep(0.05)  # start-up poll
-                else:
-                    raise RuntimeError("the test proxy did not start")
-                info = json.load(open(ready))
+                mport = stores.start_moto(procs, self.work, env, "moto.log")
+                info = stores.start_proxy(procs, self.work, env, mport, "proxy",
+                                          ["--log", os.path.join(self.work, "proxy-req.log")])
                 c = run([exe, f"http://127.0.0.1:{info['port']}", f"http://127.0.0.1:{info['control_port']}",
                          "5" if self.quick else "11"], env, work=self.work)
                 j = c.json()
                 self.record(sc, "floe", ms=j["after_sts_reply_ms"], first_403_to_success_ms=j["first_403_to_success_ms"],
                             sts_ms=j["sts_ms"], rounds=j["rounds"])
             finally:
-                for p in procs:
-                    p.terminate()
-                    p.wait()
+                stores.stop_all(procs)
         self.attempt(sc, "floe", go)
 
     def ledger(self):
@@ -667,18 +627,10 @@ class Harness:
         batches = 200 if self.quick else 400
         procs = []
         try:
-            mport = free_port()
-            log = open(os.path.join(self.work, "moto-ledger.log"), "wb")
-            procs.append(subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(mport)],
-                                          stdout=log, stderr=subprocess.STDOUT, env=self.env))
-            for _ in range(300):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{mport}/moto-api/", timeout=1).read()
-                    break
-                except OSError:
-                    time.sleep(0.1)  # start-up poll
-            else:
-                self.record(sc, "ledger of 100", error="moto did not start (pip install 'moto[server]')")
+            try:
+                mport = stores.start_moto(procs, self.work, self.env, "moto-ledger.log")
+            except RuntimeError as e:
+                self.record(sc, "ledger of 100", error=str(e))
                 return
             for size, tool in ((100, "ledger of 100"), (100000, "ledger of 100,000")):
                 def go(size=size, tool=tool):
@@ -689,9 +641,7 @@ class Harness:
                                 peak_rss_mib=j["peak_rss_mib"], set_mib=j["set_mib"])
                 self.attempt(sc, tool, go)
         finally:
-            for p in procs:
-                p.terminate()
-                p.wait()
+            stores.stop_all(procs)
 
     def steps(self):
         return {"sign": self.signing, "get": lambda: self.small("GET"), "put": lambda: self.small("PUT"),
@@ -700,7 +650,7 @@ class Harness:
                 "static": lambda: static_binary.scenario(self, first_byte_ms, AK, SK),
                 "ledger": self.ledger,
 
-                "sync": lambda: sync_scenario.run(self, run, free_port, REPO)}
+                "sync": lambda: sync_scenario.run(self, run)}
 
     def run(self, names):
         steps = self.steps()

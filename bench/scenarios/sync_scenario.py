@@ -22,10 +22,11 @@ per object).
 """
 import json
 import os
-import subprocess
 import sys
 import time
 import urllib.request
+
+import stores
 
 SCENARIO = "sync of {n:,} small files"
 PHASES = ("initial", "unchanged", "changed")
@@ -44,33 +45,11 @@ def _control(port, method, path, body=None):
 class _Store:
     """moto with the test proxy in front; stopped by stop()."""
 
-    def __init__(self, h, free_port, repo):
+    def __init__(self, h):
         self.procs = []
         env = dict(h.env)
-        mport = free_port()
-        log = open(os.path.join(h.work, "sync-moto.log"), "wb")
-        self.procs.append(subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(mport)],
-                                           stdout=log, stderr=subprocess.STDOUT, env=env))
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{mport}/moto-api/", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)  # start-up poll
-        else:
-            raise RuntimeError("moto did not start")
-        ready = os.path.join(h.work, "sync-proxy.ready")
-        plog = open(os.path.join(h.work, "sync-proxy.log"), "wb")
-        self.procs.append(subprocess.Popen([sys.executable, os.path.join(repo, "tests", "support", "proxy"),
-                                            "--upstream", f"http://127.0.0.1:{mport}", "--ready-file", ready],
-                                           stdout=plog, stderr=subprocess.STDOUT, env=env))
-        for _ in range(300):
-            if os.path.exists(ready) and os.path.getsize(ready):
-                break
-            time.sleep(0.05)  # start-up poll
-        else:
-            raise RuntimeError("the test proxy did not start")
-        info = json.load(open(ready))
+        mport = stores.start_moto(self.procs, h.work, env, "sync-moto.log")
+        info = stores.start_proxy(self.procs, h.work, env, mport, "sync-proxy")
         self.endpoint = f"http://127.0.0.1:{info['port']}"
         self.ctl = info["control_port"]
 
@@ -94,9 +73,7 @@ class _Store:
         return out
 
     def stop(self):
-        for p in self.procs:
-            p.terminate()
-            p.wait()
+        stores.stop_all(self.procs)
 
 
 def _make_tree(root, n):
@@ -119,14 +96,14 @@ def _change(root, n):
             f.write(b"changed\n")
 
 
-def run(h, run_child, free_port, repo):
+def run(h, run_child):
     """Runs the scenario on harness `h`, recording one row per tool."""
     n = 1000 if h.quick else 10000
     sc = SCENARIO.format(n=n)
     tree = os.path.join(h.work, "sync-tree")
     store = None
     try:
-        store = _Store(h, free_port, repo)
+        store = _Store(h)
         env = dict(h.env)
         cfg = os.path.join(h.work, "sync-aws-config")
         with open(cfg, "w") as f:
