@@ -26,6 +26,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "loopback_socket.hpp"
+
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
@@ -237,15 +239,9 @@ class scripted_server {
     if (listen_ < 0) throw std::runtime_error("scripted_server: socket failed");
     int one = 1;
     ::setsockopt(listen_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    a.sin_port = 0;
-    if (::bind(listen_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_, 64) != 0)
-      throw std::runtime_error(std::string("scripted_server: bind/listen failed: ") + std::strerror(errno));
-    socklen_t len = sizeof a;
-    ::getsockname(listen_, reinterpret_cast<sockaddr*>(&a), &len);
-    port_ = ntohs(a.sin_port);
+    port_ = ntohs(bind_loopback(listen_).sin_port);
+    if (::listen(listen_, 64) != 0)
+      throw std::runtime_error(std::string("scripted_server: listen failed: ") + std::strerror(errno));
     acceptor_ = std::thread([this] { accept_loop(); });
   }
 

@@ -1,6 +1,7 @@
-// What the HTTP client's integration programs share: a client_config for
-// loopback test servers, running an io_context until a future is ready, one
-// exchange, and a bare request.
+// What the HTTP client's and the service driver's integration programs
+// share: the names they use unqualified, a client_config for loopback test
+// servers, running an io_context until a future is ready, one exchange, a
+// bare request, a dummy Authorization and a body pattern.
 #pragma once
 
 #include <floe/http/client.hpp>
@@ -11,10 +12,25 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstddef>
 #include <future>
 #include <string>
 
 namespace floe::test {
+
+// Brought in by `using namespace floe::test::http_names;` in each program.
+namespace http_names {
+namespace asio = boost::asio;
+using namespace std::chrono_literals;
+using floe::errc;
+using floe::http::body_sink;
+using floe::http::body_source;
+using floe::http::client;
+using floe::http::client_config;
+using floe::http::endpoint;
+using floe::http::request;
+using floe::http::response;
+}  // namespace http_names
 
 inline http::client_config http_test_config() {
   using namespace std::chrono_literals;
@@ -50,6 +66,19 @@ inline http::request bare_request(std::string method, std::string target) {
   r.method = std::move(method);
   r.target = std::move(target);
   return r;
+}
+
+// moto (auth off) still refuses anonymous object writes; any SigV4-shaped
+// Authorization passes (a private proxy's verifier is off). A dummy, not a secret.
+constexpr char dummy_auth[] =
+    "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20240101/us-east-1/s3/aws4_request, "
+    "SignedHeaders=host, Signature=0000";
+
+// n bytes of a repeating lower-case pattern (a body whose every byte is checkable).
+inline std::string pattern(std::size_t n) {
+  std::string s(n, '\0');
+  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7) % 26);
+  return s;
 }
 
 }  // namespace floe::test

@@ -21,16 +21,9 @@
 #include <sstream>
 #include <vector>
 
-namespace asio = boost::asio;
-using namespace std::chrono_literals;
-using floe::errc;
-using floe::http::body_sink;
-using floe::http::body_source;
-using floe::http::client;
-using floe::http::client_config;
-using floe::http::endpoint;
-using floe::http::request;
-using floe::http::response;
+using namespace floe::test::http_names;
+using floe::test::dummy_auth;
+using floe::test::pattern;
 using floe::test::servers;
 
 namespace {
@@ -41,12 +34,6 @@ endpoint tls_endpoint() { return endpoint{true, "127.0.0.1", servers::get().tls_
 client_config test_config() { return floe::test::http_test_config(); }
 using floe::test::finish;
 using floe::test::send;
-
-// moto (auth off) still refuses anonymous object writes; any SigV4-shaped
-// Authorization passes (this private proxy's verifier is off). A dummy, not a secret.
-constexpr char dummy_auth[] =
-    "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20240101/us-east-1/s3/aws4_request, "
-    "SignedHeaders=host, Signature=0000";
 
 request make(std::string method, std::string target) {
   request r = floe::test::bare_request(std::move(method), std::move(target));
@@ -67,12 +54,6 @@ void put_object(asio::io_context& io, client& c, endpoint const& ep, std::string
   e = send(io, c, ep, rk, res);
   REQUIRE_MESSAGE(!e.code, e.what());
   REQUIRE(res.status == 200);
-}
-
-std::string pattern(std::size_t n) {
-  std::string s(n, '\0');
-  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7) % 26);
-  return s;
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // request, and writes into a connection the peer closed ending in an error,
 // never in SIGPIPE.
 #include "http_support.hpp"
+#include "loopback_socket.hpp"
 #include "scripted_server.hpp"
 
 #include <floe/http/client.hpp>
@@ -34,15 +35,7 @@
 #include <string_view>
 #include <vector>
 
-namespace asio = boost::asio;
-using namespace std::chrono_literals;
-using floe::errc;
-using floe::http::body_source;
-using floe::http::client;
-using floe::http::client_config;
-using floe::http::endpoint;
-using floe::http::request;
-using floe::http::response;
+using namespace floe::test::http_names;
 using floe::test::scripted_connection;
 using floe::test::scripted_server;
 using floe::test::tls_files;
@@ -286,23 +279,16 @@ TEST_CASE("pool idle expiry: a connection idle longer than pool_idle_timeout is 
 TEST_CASE("connect timeout: a TCP connect that gets no answer fails with errc::timeout saying so") {
   // A listener that never accepts, its accept queue filled first: further
   // SYNs are dropped, so a connect neither succeeds nor is refused.
-  int const lfd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  REQUIRE(lfd >= 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  REQUIRE(::listen(lfd, 0) == 0);
-  socklen_t len = sizeof a;
-  ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
-  auto const port = ntohs(a.sin_port);
+  floe::test::loopback_socket listener;
+  REQUIRE(::listen(listener.fd(), 0) == 0);
+  auto const port = listener.port();
   std::vector<int> fillers;
   bool full = false;
   for (int i = 0; i < 64 && !full; ++i) {
     int const s = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     REQUIRE(s >= 0);
     fillers.push_back(s);
-    int const r = ::connect(s, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    int const r = ::connect(s, reinterpret_cast<sockaddr const*>(&listener.address()), sizeof(sockaddr_in));
     if (r == 0) continue;
     REQUIRE(errno == EINPROGRESS);
     pollfd p{s, POLLOUT, 0};
@@ -321,7 +307,6 @@ TEST_CASE("connect timeout: a TCP connect that gets no answer fails with errc::t
   auto e = send(io, c, ep, req, res);
   auto const took = steady::now() - t0;
   for (int s : fillers) ::close(s);
-  ::close(lfd);
   CHECK_MESSAGE(e.code == errc::timeout, e.what());
   CHECK_MESSAGE(e.diag.message == "connecting to 127.0.0.1:" + std::to_string(port) + ": timed out after 700 ms",
                 e.what());
@@ -333,24 +318,16 @@ TEST_CASE("connect timeout: a TCP connect that gets no answer fails with errc::t
 TEST_CASE("a closed port: the error says the connection was refused") {
   // Bound and not listening: a connect to it is refused, and the port stays
   // this test's while it runs.
-  int const fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  auto const port = std::to_string(ntohs(a.sin_port));
+  floe::test::loopback_socket closed;
+  auto const port = std::to_string(closed.port());
 
   asio::io_context io;
   client c(io.get_executor(), test_config());
-  endpoint const ep{false, "127.0.0.1", ntohs(a.sin_port)};
+  endpoint const ep{false, "127.0.0.1", closed.port()};
   auto req = make("GET", "/bucket?list-type=2");
   req.operation = "ListObjectsV2";
   response res;
   auto e = send(io, c, ep, req, res);
-  ::close(fd);
   CHECK_MESSAGE(e.code == asio::error::connection_refused, e.what());
   CHECK(e.diag.message == "connecting to 127.0.0.1:" + port + ": connection refused");
   CHECK(c.stats().connections_opened == 0);

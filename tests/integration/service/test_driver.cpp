@@ -3,6 +3,7 @@
 // unsigned driver (rest-xml errors) sends what the proxy and moto answer;
 // the clock-skew case signs with a fixed set.
 #include "http_support.hpp"
+#include "loopback_socket.hpp"
 #include "servers.hpp"
 
 #include <floe/credentials/provider.hpp>
@@ -13,10 +14,6 @@
 #include <boost/asio/use_future.hpp>
 
 #include <doctest/doctest.h>
-
-#include <sys/socket.h>
-#include <netinet/in.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -29,15 +26,9 @@
 #include <string>
 #include <vector>
 
-namespace asio = boost::asio;
-using namespace std::chrono_literals;
-using floe::errc;
-using floe::http::body_sink;
-using floe::http::body_source;
-using floe::http::client;
-using floe::http::endpoint;
-using floe::http::request;
-using floe::http::response;
+using namespace floe::test::http_names;
+using floe::test::dummy_auth;
+using floe::test::pattern;
 using floe::test::servers;
 
 namespace {
@@ -74,12 +65,6 @@ floe::error drive(asio::io_context& io, floe::service::driver& d, endpoint const
   return floe::test::finish(io, f);
 }
 
-// moto (auth off) still refuses anonymous object writes; any SigV4-shaped
-// Authorization passes (this private proxy's verifier is off). A dummy, not a secret.
-constexpr char dummy_auth[] =
-    "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20240101/us-east-1/s3/aws4_request, "
-    "SignedHeaders=host, Signature=0000";
-
 request make(std::string method, std::string target) {
   request r = floe::test::bare_request(std::move(method), std::move(target));
   r.headers.set("Host", plain_endpoint().host_header());
@@ -99,12 +84,6 @@ void put_object(asio::io_context& io, floe::service::driver& d, std::string cons
   e = drive(io, d, ep, rk, res);
   REQUIRE_MESSAGE(!e.code, e.what());
   REQUIRE(res.status == 200);
-}
-
-std::string pattern(std::size_t n) {
-  std::string s(n, '\0');
-  for (std::size_t i = 0; i < n; ++i) s[i] = static_cast<char>('a' + (i * 7) % 26);
-  return s;
 }
 
 // A client and its unsigned driver.
@@ -434,17 +413,11 @@ TEST_CASE("a clock-skew rejection corrects the offset from Date and is retried a
 }
 
 TEST_CASE("a closed port: the error says the connection was refused, and after how many attempts") {
-  int const fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  auto const port = std::to_string(ntohs(a.sin_port));
+  // Bound and not listening: a connect to it is refused.
+  floe::test::loopback_socket closed;
+  auto const port = std::to_string(closed.port());
   rig r;
-  endpoint const ep{false, "127.0.0.1", ntohs(a.sin_port)};
+  endpoint const ep{false, "127.0.0.1", closed.port()};
   auto req = floe::test::bare_request("GET", "/bucket?list-type=2");
   req.headers.set("Host", ep.host_header());
   floe::service::request_spec spec;
@@ -455,7 +428,6 @@ TEST_CASE("a closed port: the error says the connection was refused, and after h
   response res;
   auto f = r.d.async_run(spec, req, res, asio::use_future);
   auto e = floe::test::finish(r.io, f);
-  ::close(fd);
   CHECK_MESSAGE(e.code == asio::error::connection_refused, e.what());
   CHECK(e.diag.message == "connecting to 127.0.0.1:" + port + ": connection refused");
   CHECK(e.diag.attempt == 3);
