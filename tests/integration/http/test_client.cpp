@@ -35,6 +35,16 @@ client_config test_config() { return floe::test::http_test_config(); }
 using floe::test::finish;
 using floe::test::send;
 
+// Most cases' start: this program's proxy with its counters and rules
+// reset, an io_context for the case's clients, and the proxy's plain
+// endpoint.
+struct proxied_moto {
+  servers& srv = servers::get();
+  asio::io_context io;
+  endpoint const ep = plain_endpoint();
+  proxied_moto() { srv.control.reset(); }
+};
+
 request make(std::string method, std::string target) {
   request r = floe::test::bare_request(std::move(method), std::move(target));
   r.headers.set("Authorization", dummy_auth);
@@ -58,12 +68,8 @@ void put_object(asio::io_context& io, client& c, endpoint const& ep, std::string
 
 }  // namespace
 
-TEST_CASE("keep-alive: sequential requests reuse one connection (counted by the server)") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
+TEST_CASE_FIXTURE(proxied_moto, "keep-alive: sequential requests reuse one connection (counted by the server)") {
   client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
   put_object(io, c, ep, "ka-bucket", "k", "hello");
   for (int i = 0; i < 5; ++i) {
     auto req = make("GET", "/ka-bucket/k");
@@ -79,12 +85,8 @@ TEST_CASE("keep-alive: sequential requests reuse one connection (counted by the 
   CHECK(c.idle_connections(ep) == 1);
 }
 
-TEST_CASE("a connection the server closed between requests is resent transparently") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
+TEST_CASE_FIXTURE(proxied_moto, "a connection the server closed between requests is resent transparently") {
   client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
   put_object(io, c, ep, "closed-bucket", "k", "abc");
   int const rule = srv.control.add_rule(
       R"({"match":{"method":"GET","path":"^/closed-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"close_after"}})");
@@ -101,14 +103,10 @@ TEST_CASE("a connection the server closed between requests is resent transparent
   CHECK(c.stats().connections_opened == 2);
 }
 
-TEST_CASE("a body that keeps moving never hits the progress timeout") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
+TEST_CASE_FIXTURE(proxied_moto, "a body that keeps moving never hits the progress timeout") {
   auto cfg = test_config();
   cfg.idle_timeout = 1500ms;
   client c(io.get_executor(), cfg);
-  auto const ep = plain_endpoint();
   // Five delays of 400 ms: two seconds in all, more than the progress
   // timeout, yet never 1.5 s without progress (a wide margin for a loaded
   // machine where moto itself answers slowly).
@@ -124,18 +122,14 @@ TEST_CASE("a body that keeps moving never hits the progress timeout") {
   }
 }
 
-TEST_CASE("deadlines with several requests in flight: only the stalled one times out; run() returns when all are done") {
+TEST_CASE_FIXTURE(proxied_moto, "deadlines with several requests in flight: only the stalled one times out; run() returns when all are done") {
   // One watchdog timer keeps every connection's deadline: the stalled request
   // (in the middle of the watched list) must time out while the requests
   // started before and after it complete, and once nothing is in flight no
   // timer may be left pending (io_context::run must return).
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
   auto cfg = test_config();
   cfg.idle_timeout = 1500ms;
   client c(io.get_executor(), cfg);
-  auto const ep = plain_endpoint();
   for (char const* k : {"a", "b", "c"}) put_object(io, c, ep, "watch-bucket", k, "x");
   srv.control.add_rule(
       R"({"match":{"method":"GET","path":"^/watch-bucket/b$"},"trigger":{"every":true},"action":{"type":"stall"}})");
@@ -178,12 +172,8 @@ TEST_CASE("deadlines with several requests in flight: only the stalled one times
   CHECK(r.status == 200);
 }
 
-TEST_CASE("cancelling an in-flight request completes it with operation_aborted") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
+TEST_CASE_FIXTURE(proxied_moto, "cancelling an in-flight request completes it with operation_aborted") {
   client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
   put_object(io, c, ep, "cancel-bucket", "k", "x");
   int const rule = srv.control.add_rule(
       R"({"match":{"method":"GET","path":"^/cancel-bucket/k$"},"trigger":{"every":true},"action":{"type":"hold"}})");
@@ -294,12 +284,8 @@ TEST_CASE("HTTPS through a CONNECT proxy; plain HTTP through it in absolute form
   }
 }
 
-TEST_CASE("a non-replayable body goes with Expect: 100-continue; a 403 arrives before it is read") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
+TEST_CASE_FIXTURE(proxied_moto, "a non-replayable body goes with Expect: 100-continue; a 403 arrives before it is read") {
   client c(io.get_executor(), test_config());
-  auto const ep = plain_endpoint();
   put_object(io, c, ep, "expect-bucket", "seed", "x");
   int const rule = srv.control.add_rule(
       R"({"match":{"method":"PUT","path":"^/expect-bucket/denied$","header":{"Expect":"100-continue"}},"trigger":{"every":true},"action":{"type":"reply","when":"before","status":403,"headers":{"Content-Type":"application/xml"},"body":"<Error><Code>AccessDenied</Code></Error>"}})");
@@ -337,14 +323,10 @@ TEST_CASE("a non-replayable body goes with Expect: 100-continue; a 403 arrives b
   }
 }
 
-TEST_CASE("error replies land in response::body and a memory body over the limit is refused") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
+TEST_CASE_FIXTURE(proxied_moto, "error replies land in response::body and a memory body over the limit is refused") {
   auto cfg = test_config();
   cfg.body_limit = 1000;
   client c(io.get_executor(), cfg);
-  auto const ep = plain_endpoint();
   put_object(io, c, ep, "limit-bucket", "k", pattern(5000));
   auto req = make("GET", "/limit-bucket/k");
   response res;
@@ -363,14 +345,10 @@ TEST_CASE("error replies land in response::body and a memory body over the limit
   CHECK(res.body.empty());
 }
 
-TEST_CASE("many requests in flight share the pool up to its cap") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
+TEST_CASE_FIXTURE(proxied_moto, "many requests in flight share the pool up to its cap") {
   auto cfg = test_config();
   cfg.max_connections_per_host = 4;
   client c(io.get_executor(), cfg);
-  auto const ep = plain_endpoint();
   put_object(io, c, ep, "many-bucket", "k", "m");
   std::vector<request> reqs(16);
   std::vector<response> ress(16);
@@ -428,13 +406,9 @@ client_config observed_config(std::vector<seen_exchange>& seen) {
 
 }  // namespace
 
-TEST_CASE("exchange observer: one call per exchange with the request as sent and the reply's status and headers") {
-  auto& srv = servers::get();
-  srv.control.reset();
+TEST_CASE_FIXTURE(proxied_moto, "exchange observer: one call per exchange with the request as sent and the reply's status and headers") {
   std::vector<seen_exchange> seen;
-  asio::io_context io;
   client c(io.get_executor(), observed_config(seen));
-  auto const ep = plain_endpoint();
   put_object(io, c, ep, "observer-bucket", "k", "observed");
   REQUIRE(seen.size() == 2);
   CHECK(seen[0].method == "PUT");
@@ -501,14 +475,10 @@ TEST_CASE("exchange observer: one call per exchange with the request as sent and
   CHECK(seen[0].status == 0);
 }
 
-TEST_CASE("on_body_sent reports a body's bytes as they are written, memory and file bodies alike") {
-  auto& srv = servers::get();
-  srv.control.reset();
-  asio::io_context io;
+TEST_CASE_FIXTURE(proxied_moto, "on_body_sent reports a body's bytes as they are written, memory and file bodies alike") {
   auto cfg = test_config();
   cfg.io_chunk = 64 * 1024;
   client c(io.get_executor(), cfg);
-  auto const ep = plain_endpoint();
   put_object(io, c, ep, "progress-bucket", "seed", "s");
   auto const data = pattern(300000);
 
