@@ -3,6 +3,7 @@
 // rule, the IMDS settings from the environment.
 
 #include "env_map.hpp"
+#include "shared_config_of.hpp"
 
 #include <floe/providers/container.hpp>
 #include <floe/providers/imds.hpp>
@@ -15,26 +16,10 @@
 
 using namespace floe::credentials;
 
-namespace {
-
-shared_config files_of(std::string const& config, std::string const& creds = "") {
-  shared_files_location w;
-  w.profile = "default";
-  w.profile_source = "default";
-  w.config_file = "/home/u/.aws/config";
-  w.credentials_file = "/home/u/.aws/credentials";
-  auto r = parse_shared_config(w, config, creds);
-  REQUIRE(r.has_value());
-  return *r;
-}
-
-bool contains(std::string const& hay, std::string const& needle) { return hay.find(needle) != std::string::npos; }
-
-}  // namespace
-
 TEST_CASE("profile plan: static keys, credentials file before config file") {
-  auto f = files_of("[profile dev]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n",
-                    "[dev]\naws_access_key_id = AKIACREDS\naws_secret_access_key = s2\naws_session_token = tok\n");
+  auto f = shared_config_of("[profile dev]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n",
+                            "[dev]\naws_access_key_id = AKIACREDS\naws_secret_access_key = s2\n"
+                            "aws_session_token = tok\n");
   auto p = resolve_profile_plan(f, "dev");
   REQUIRE(p.has_value());
   CHECK(p->base == profile_base_kind::static_keys);
@@ -45,7 +30,7 @@ TEST_CASE("profile plan: static keys, credentials file before config file") {
 }
 
 TEST_CASE("profile plan: a source_profile chain of any depth, innermost role first") {
-  auto f = files_of(
+  auto f = shared_config_of(
       "[profile top]\nrole_arn = arn:aws:iam::1:role/top\nsource_profile = mid\nrole_session_name = s-top\n"
       "external_id = ext\nduration_seconds = 1800\n"
       "[profile mid]\nrole_arn = arn:aws:iam::1:role/mid\nsource_profile = base\n"
@@ -65,7 +50,7 @@ TEST_CASE("profile plan: a source_profile chain of any depth, innermost role fir
 }
 
 TEST_CASE("profile plan: a cycle is an error that names it") {
-  auto f = files_of(
+  auto f = shared_config_of(
       "[profile a]\nrole_arn = arn:aws:iam::1:role/a\nsource_profile = b\n"
       "[profile b]\nrole_arn = arn:aws:iam::1:role/b\nsource_profile = c\n"
       "[profile c]\nrole_arn = arn:aws:iam::1:role/c\nsource_profile = a\n");
@@ -76,22 +61,22 @@ TEST_CASE("profile plan: a cycle is an error that names it") {
 }
 
 TEST_CASE("profile plan: a profile may name itself only when it has static keys") {
-  auto ok = files_of("[profile s]\nrole_arn = arn:aws:iam::1:role/s\nsource_profile = s\n"
-                     "aws_access_key_id = AKIASELF\naws_secret_access_key = x\n");
+  auto ok = shared_config_of("[profile s]\nrole_arn = arn:aws:iam::1:role/s\nsource_profile = s\n"
+                             "aws_access_key_id = AKIASELF\naws_secret_access_key = x\n");
   auto p = resolve_profile_plan(ok, "s");
   REQUIRE(p.has_value());
   CHECK(p->base == profile_base_kind::static_keys);
   CHECK(p->roles.size() == 1);
-  auto bad = files_of("[profile s]\nrole_arn = arn:aws:iam::1:role/s\nsource_profile = s\n");
+  auto bad = shared_config_of("[profile s]\nrole_arn = arn:aws:iam::1:role/s\nsource_profile = s\n");
   auto q = resolve_profile_plan(bad, "s");
   REQUIRE_FALSE(q.has_value());
   CHECK(contains(q.error().diag.message, "cycle: s -> s"));
 }
 
 TEST_CASE("profile plan: a source profile's static keys win over its own role_arn") {
-  auto f = files_of("[profile top]\nrole_arn = arn:aws:iam::1:role/top\nsource_profile = src\n"
-                    "[profile src]\nrole_arn = arn:aws:iam::1:role/ignored\nsource_profile = top\n"
-                    "aws_access_key_id = AKIASRC\naws_secret_access_key = x\n");
+  auto f = shared_config_of("[profile top]\nrole_arn = arn:aws:iam::1:role/top\nsource_profile = src\n"
+                            "[profile src]\nrole_arn = arn:aws:iam::1:role/ignored\nsource_profile = top\n"
+                            "aws_access_key_id = AKIASRC\naws_secret_access_key = x\n");
   auto p = resolve_profile_plan(f, "top");
   REQUIRE(p.has_value());
   CHECK(p->roles.size() == 1);
@@ -99,7 +84,7 @@ TEST_CASE("profile plan: a source profile's static keys win over its own role_ar
 }
 
 TEST_CASE("profile plan: web identity, credential_process, credential_source") {
-  auto f = files_of(
+  auto f = shared_config_of(
       "[profile wi]\nrole_arn = arn:aws:iam::1:role/wi\nweb_identity_token_file = /var/t\nrole_session_name = n\n"
       "[profile proc]\ncredential_process = /bin/tool --flag \"a b\"\n"
       "[profile ecs]\nrole_arn = arn:aws:iam::1:role/e\ncredential_source = EcsContainer\n"
@@ -126,13 +111,14 @@ TEST_CASE("profile plan: web identity, credential_process, credential_source") {
 }
 
 TEST_CASE("profile plan: configured but broken") {
-  auto f = files_of("[profile both]\nrole_arn = r\nsource_profile = x\ncredential_source = Environment\n"
-                    "[profile x]\naws_access_key_id = A\naws_secret_access_key = B\n"
-                    "[profile nosrc]\nrole_arn = arn:aws:iam::1:role/n\n"
-                    "[profile missing]\nrole_arn = arn:aws:iam::1:role/m\nsource_profile = ghost\n"
-                    "[profile badcs]\nrole_arn = arn:aws:iam::1:role/b\ncredential_source = Moon\n"
-                    "[profile baddur]\nrole_arn = arn:aws:iam::1:role/d\nsource_profile = x\nduration_seconds = 5\n"
-                    "[profile empty]\nregion = eu-west-1\n");
+  auto f = shared_config_of("[profile both]\nrole_arn = r\nsource_profile = x\ncredential_source = Environment\n"
+                            "[profile x]\naws_access_key_id = A\naws_secret_access_key = B\n"
+                            "[profile nosrc]\nrole_arn = arn:aws:iam::1:role/n\n"
+                            "[profile missing]\nrole_arn = arn:aws:iam::1:role/m\nsource_profile = ghost\n"
+                            "[profile badcs]\nrole_arn = arn:aws:iam::1:role/b\ncredential_source = Moon\n"
+                            "[profile baddur]\nrole_arn = arn:aws:iam::1:role/d\nsource_profile = x\n"
+                            "duration_seconds = 5\n"
+                            "[profile empty]\nregion = eu-west-1\n");
   for (auto name : {"both", "nosrc", "missing", "badcs", "baddur"}) {
     auto p = resolve_profile_plan(f, name);
     REQUIRE_FALSE(p.has_value());

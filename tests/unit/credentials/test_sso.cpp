@@ -4,6 +4,7 @@
 // (credentials-file keys, credential_process, config-file keys).
 
 #include "env_map.hpp"
+#include "shared_config_of.hpp"
 
 #include <floe/credentials/profile_chain.hpp>
 #include <floe/credentials/shared_files.hpp>
@@ -13,36 +14,19 @@
 
 using namespace floe::credentials;
 
-namespace {
-
-shared_config sso_files(std::string const& config, std::string const& creds = "") {
-  shared_files_location w;
-  w.profile = "default";
-  w.profile_source = "default";
-  w.config_file = "/home/u/.aws/config";
-  w.credentials_file = "/home/u/.aws/credentials";
-  auto r = parse_shared_config(w, config, creds);
-  REQUIRE(r.has_value());
-  return *r;
-}
-
-bool has(std::string const& hay, std::string const& needle) { return hay.find(needle) != std::string::npos; }
-
-}  // namespace
-
 TEST_CASE("order within one profile: credentials-file keys, then credential_process, then config-file keys") {
   // Keys in the config file, a process too: the process wins (botocore's
   // ProcessProvider runs before its ConfigProvider).
-  auto f = sso_files("[profile p]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n"
-                     "credential_process = /bin/tool\n");
+  auto f = shared_config_of("[profile p]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n"
+                            "credential_process = /bin/tool\n");
   auto p = resolve_profile_plan(f, "p");
   REQUIRE_MESSAGE(p.has_value(), (p ? "" : p.error().diag.message));
   CHECK(p->base == profile_base_kind::process);
   CHECK(p->process_command == "/bin/tool");
 
   // Keys in the credentials file beat the process, wherever the process is.
-  auto g = sso_files("[profile p]\ncredential_process = /bin/tool\n",
-                     "[p]\naws_access_key_id = AKIACREDS\naws_secret_access_key = s2\n");
+  auto g = shared_config_of("[profile p]\ncredential_process = /bin/tool\n",
+                            "[p]\naws_access_key_id = AKIACREDS\naws_secret_access_key = s2\n");
   auto q = resolve_profile_plan(g, "p");
   REQUIRE(q.has_value());
   CHECK(q->base == profile_base_kind::static_keys);
@@ -50,21 +34,21 @@ TEST_CASE("order within one profile: credentials-file keys, then credential_proc
   CHECK(q->static_keys->access_key_id == "AKIACREDS");
 
   // The process in the credentials file, keys in the config file: process.
-  auto h = sso_files("[profile p]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n",
-                     "[p]\ncredential_process = /bin/other\n");
+  auto h = shared_config_of("[profile p]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n",
+                            "[p]\ncredential_process = /bin/other\n");
   auto r = resolve_profile_plan(h, "p");
   REQUIRE(r.has_value());
   CHECK(r->base == profile_base_kind::process);
   CHECK(r->process_command == "/bin/other");
 
   // Config-file keys alone still work.
-  auto k = sso_files("[profile p]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n");
+  auto k = shared_config_of("[profile p]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n");
   CHECK(resolve_profile_plan(k, "p")->static_keys->access_key_id == "AKIACONFIG");
 
   // The same order for a source_profile.
-  auto s = sso_files("[profile top]\nrole_arn = arn:aws:iam::1:role/t\nsource_profile = src\n"
-                     "[profile src]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n"
-                     "credential_process = /bin/tool\n");
+  auto s = shared_config_of("[profile top]\nrole_arn = arn:aws:iam::1:role/t\nsource_profile = src\n"
+                            "[profile src]\naws_access_key_id = AKIACONFIG\naws_secret_access_key = s1\n"
+                            "credential_process = /bin/tool\n");
   auto t = resolve_profile_plan(s, "top");
   REQUIRE(t.has_value());
   CHECK(t->base == profile_base_kind::process);
@@ -72,9 +56,9 @@ TEST_CASE("order within one profile: credentials-file keys, then credential_proc
 }
 
 TEST_CASE("SSO plan: an sso-session section supplies the start URL and region") {
-  auto f = sso_files("[profile dev]\nsso_session = my-sso\nsso_account_id = 111122223333\nsso_role_name = Dev\n"
-                     "[sso-session my-sso]\nsso_start_url = https://my-sso-portal.awsapps.com/start\n"
-                     "sso_region = eu-west-1\nsso_registration_scopes = sso:account:access\n");
+  auto f = shared_config_of("[profile dev]\nsso_session = my-sso\nsso_account_id = 111122223333\nsso_role_name = Dev\n"
+                            "[sso-session my-sso]\nsso_start_url = https://my-sso-portal.awsapps.com/start\n"
+                            "sso_region = eu-west-1\nsso_registration_scopes = sso:account:access\n");
   auto p = resolve_profile_plan(f, "dev");
   REQUIRE_MESSAGE(p.has_value(), (p ? "" : p.error().diag.message));
   CHECK(p->base == profile_base_kind::sso);
@@ -84,7 +68,7 @@ TEST_CASE("SSO plan: an sso-session section supplies the start URL and region") 
   CHECK(p->sso_region == "eu-west-1");
   CHECK(p->sso_account_id == "111122223333");
   CHECK(p->sso_role_name == "Dev");
-  CHECK(has(p->describe(), "SSO of profile dev"));
+  CHECK(contains(p->describe(), "SSO of profile dev"));
 
   auto c = sso_config_from_plan(*p, env_of({{"HOME", "/home/u"}}));
   REQUIRE(c.has_value());
@@ -98,8 +82,9 @@ TEST_CASE("SSO plan: an sso-session section supplies the start URL and region") 
 }
 
 TEST_CASE("SSO plan: the legacy keys; the cache is named by the start URL") {
-  auto f = sso_files("[default]\nsso_start_url = https://my-sso-portal.awsapps.com/start\nsso_region = us-east-1\n"
-                     "sso_account_id = 111122223333\nsso_role_name = Ops\n");
+  auto f = shared_config_of("[default]\nsso_start_url = https://my-sso-portal.awsapps.com/start\n"
+                            "sso_region = us-east-1\n"
+                            "sso_account_id = 111122223333\nsso_role_name = Ops\n");
   auto p = resolve_profile_plan(f, "default");
   REQUIRE_MESSAGE(p.has_value(), (p ? "" : p.error().diag.message));
   CHECK(p->base == profile_base_kind::sso);
@@ -110,10 +95,10 @@ TEST_CASE("SSO plan: the legacy keys; the cache is named by the start URL") {
 }
 
 TEST_CASE("SSO plan: SSO comes after role_arn and before static keys and credential_process") {
-  auto f = sso_files("[profile s]\nsso_start_url = https://x/start\nsso_region = us-east-1\n"
-                     "sso_account_id = 1\nsso_role_name = R\ncredential_process = /bin/tool\n"
-                     "[profile r]\nrole_arn = arn:aws:iam::1:role/r\nsource_profile = s\n",
-                     "[s]\naws_access_key_id = AKIACREDS\naws_secret_access_key = x\n");
+  auto f = shared_config_of("[profile s]\nsso_start_url = https://x/start\nsso_region = us-east-1\n"
+                            "sso_account_id = 1\nsso_role_name = R\ncredential_process = /bin/tool\n"
+                            "[profile r]\nrole_arn = arn:aws:iam::1:role/r\nsource_profile = s\n",
+                            "[s]\naws_access_key_id = AKIACREDS\naws_secret_access_key = x\n");
   CHECK(resolve_profile_plan(f, "s")->base == profile_base_kind::sso);
   auto r = resolve_profile_plan(f, "r");
   REQUIRE(r.has_value());
@@ -122,26 +107,27 @@ TEST_CASE("SSO plan: SSO comes after role_arn and before static keys and credent
 }
 
 TEST_CASE("SSO plan: missing settings, a missing sso-session section, values that disagree") {
-  auto f = sso_files("[profile half]\nsso_account_id = 1\nsso_start_url = https://x/start\n"
-                     "[profile ghost]\nsso_session = nope\nsso_account_id = 1\nsso_role_name = R\n"
-                     "[profile clash]\nsso_session = s\nsso_region = us-west-2\nsso_account_id = 1\nsso_role_name = R\n"
-                     "[profile tokenonly]\nsso_session = s\n"
-                     "[sso-session s]\nsso_start_url = https://x/start\nsso_region = us-east-1\n");
+  auto f = shared_config_of("[profile half]\nsso_account_id = 1\nsso_start_url = https://x/start\n"
+                            "[profile ghost]\nsso_session = nope\nsso_account_id = 1\nsso_role_name = R\n"
+                            "[profile clash]\nsso_session = s\nsso_region = us-west-2\n"
+                            "sso_account_id = 1\nsso_role_name = R\n"
+                            "[profile tokenonly]\nsso_session = s\n"
+                            "[sso-session s]\nsso_start_url = https://x/start\nsso_region = us-east-1\n");
   auto half = resolve_profile_plan(f, "half");
   REQUIRE_FALSE(half.has_value());
   CHECK(half.error().code == floe::errc::invalid_argument);
-  CHECK_MESSAGE(has(half.error().diag.message, "lacks sso_region, sso_role_name"), half.error().diag.message);
+  CHECK_MESSAGE(contains(half.error().diag.message, "lacks sso_region, sso_role_name"), half.error().diag.message);
   auto ghost = resolve_profile_plan(f, "ghost");
   REQUIRE_FALSE(ghost.has_value());
-  CHECK(has(ghost.error().diag.message, "[sso-session nope]"));
+  CHECK(contains(ghost.error().diag.message, "[sso-session nope]"));
   auto clash = resolve_profile_plan(f, "clash");
   REQUIRE_FALSE(clash.has_value());
-  CHECK(has(clash.error().diag.message, "sso_region differs"));
+  CHECK(contains(clash.error().diag.message, "sso_region differs"));
   // sso_session alone (a token-only profile) has no credentials: say what is missing.
   auto t = resolve_profile_plan(f, "tokenonly");
   REQUIRE_FALSE(t.has_value());
   CHECK(t.error().code == floe::errc::credentials_unavailable);
-  CHECK(has(t.error().diag.message, "sso_account_id and sso_role_name"));
+  CHECK(contains(t.error().diag.message, "sso_account_id and sso_role_name"));
 }
 
 TEST_CASE("SSO: cache key vectors (SHA-1 hex, lower case)") {
@@ -165,7 +151,7 @@ TEST_CASE("SSO: the cached token; messages never quote it") {
     auto r = parse_sso_token(bad, "cache");
     REQUIRE_FALSE(r.has_value());
     CHECK(r.error().code == floe::errc::malformed_reply);
-    CHECK_FALSE(has(r.error().diag.message, "SECRET"));
+    CHECK_FALSE(contains(r.error().diag.message, "SECRET"));
   }
 }
 
