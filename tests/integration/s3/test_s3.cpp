@@ -53,6 +53,17 @@ T finish(asio::io_context& io, std::future<T>& f, std::chrono::seconds limit = 6
   return f.get();
 }
 
+// Runs `io` until `done()` holds or `limit` passes; returns done().
+template <class Done>
+bool run_until(asio::io_context& io, Done done, std::chrono::seconds limit) {
+  auto const deadline = std::chrono::steady_clock::now() + limit;
+  while (!done() && std::chrono::steady_clock::now() < deadline) {
+    if (io.stopped()) io.restart();
+    io.run_one_for(20ms);
+  }
+  return done();
+}
+
 // A bucket name of our own for one case: unique per process, so that runs
 // against a store that outlived an earlier run never collide.
 std::string bucket_name(std::string const& what) {
@@ -75,6 +86,23 @@ client_config base_config(std::string const& secret) {
   cfg.http.retry.base_delay = 5ms;
   cfg.http.connect_timeout = 5s;
   cfg.http.idle_timeout = 20s;
+  return cfg;
+}
+
+// base_config with 5 MiB parts (the least S3 takes) from 5 MiB up: a few MiB
+// of file make a multipart upload.
+client_config multipart_config() {
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.multipart_threshold = 5u << 20;
+  cfg.part_size = 5u << 20;
+  return cfg;
+}
+
+// The same for copies: UploadPartCopy ranges of 5 MiB from 5 MiB up.
+client_config multipart_copy_config() {
+  auto cfg = base_config(s3_target::get().secret_key);
+  cfg.multipart_copy_threshold = 5u << 20;
+  cfg.copy_part_size = 5u << 20;
   return cfg;
 }
 
@@ -205,7 +233,21 @@ struct temp_dir {
     fs::remove_all(path, ec);
   }
   std::string file(std::string const& name) const { return (path / name).string(); }
+  // file(name), written with write_pattern_file(size, seed).
+  std::string pattern_file(std::string const& name, std::uint64_t size, std::uint64_t seed) const {
+    auto f = file(name);
+    write_pattern_file(f, size, seed);
+    return f;
+  }
 };
+
+// A proxy rule that only counts (a delay of 0 ms): `method` on
+// /bucket/obj with `query` in its query string.
+int counting_rule(floe::test::proxy_control& ctl, std::string const& method, std::string const& bucket,
+                  std::string const& query) {
+  return ctl.add_rule(R"({"match": {"method": ")" + method + R"(", "path": "^/)" + bucket + R"(/obj$", "query": ")" +
+                      query + R"("}, "action": {"type": "delay", "ms": 0}})");
+}
 
 // A JSON string literal (for proxy rules).
 std::string json_str(std::string_view s) {
@@ -450,12 +492,10 @@ TEST_CASE("with use_awaitable, operations complete in the calling coroutine: val
                    thrown = e;
                  }));
   // Until the last GET is held at the proxy (bounded), then cancel the caller.
-  auto deadline = std::chrono::steady_clock::now() + 60s;
-  while (ctl.rule_counter(hold, "held") == 0 && !done && std::chrono::steady_clock::now() < deadline) { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
+  run_until(io, [&] { return ctl.rule_counter(hold, "held") != 0 || done; }, 60s);
   REQUIRE(ctl.rule_counter(hold, "held") == 1);
   cancel.emit(asio::cancellation_type::terminal);
-  deadline = std::chrono::steady_clock::now() + 30s;
-  while (!done && std::chrono::steady_clock::now() < deadline) { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
+  run_until(io, [&] { return done; }, 30s);
   REQUIRE(done);
   CHECK_FALSE(thrown);  // every outcome, the cancellation included, came back as a value
   CHECK(seen.put);
@@ -476,8 +516,7 @@ TEST_CASE("a download cut mid-body resumes with Range and If-Match and yields th
   auto c = make_client(io);
   bucket_guard b(io, *c, "resume");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 3u << 20, 7);
+  auto const src = dir.pattern_file("src", 3u << 20, 7);
   auto uf = c->async_upload_file(b.name, "obj", src, asio::use_future);
   REQUIRE_OK(finish(io, uf));
   auto& ctl = s3_target::get().control;
@@ -546,8 +585,7 @@ TEST_CASE("a 100 MiB multipart upload downloads again with the same SHA-256") {
   auto c = make_client(io);
   bucket_guard b(io, *c, "big");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 100ull << 20, 12345);
+  auto const src = dir.pattern_file("src", 100ull << 20, 12345);
   auto uf = c->async_upload_file(b.name, "big/object", src, asio::use_future);
   auto u = finish(io, uf, 300s);
   REQUIRE_OK(u);
@@ -716,14 +754,11 @@ TEST_CASE("CopyObject copies an odd key server-side; a missing source is NoSuchK
 TEST_CASE("a copy above multipart_copy_threshold goes in UploadPartCopy ranges and keeps type and metadata") {
   proxy_scope px;
   asio::io_context io;
-  auto cfg = base_config(s3_target::get().secret_key);
-  cfg.multipart_copy_threshold = 5u << 20;
-  cfg.copy_part_size = 5u << 20;
+  auto cfg = multipart_copy_config();
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "partcopy");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 12u << 20, 4242);
+  auto const src = dir.pattern_file("src", 12u << 20, 4242);
   floe::s3::put_params pp;
   pp.content_type = "application/x-floe-test";
   pp.metadata = {{"kept", "yes"}};
@@ -836,14 +871,11 @@ TEST_CASE("presign warns when the URL outlives temporary credentials, and only t
 TEST_CASE("a 200 reply with an <Error> body on CompleteMultipartUpload is an error") {
   proxy_scope px;
   asio::io_context io;
-  auto cfg = base_config(s3_target::get().secret_key);
-  cfg.multipart_threshold = 5u << 20;
-  cfg.part_size = 5u << 20;
+  auto cfg = multipart_config();
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "complete");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 6u << 20, 99);
+  auto const src = dir.pattern_file("src", 6u << 20, 99);
   auto& ctl = s3_target::get().control;
   std::string const error_body =
       "\n  \n  <Error><Code>InternalError</Code><Message>We encountered an internal error. Please try again."
@@ -909,14 +941,11 @@ TEST_CASE("a region redirect (301 with x-amz-bucket-region) is followed once and
 TEST_CASE("a conditional upload above multipart_threshold goes as one PUT: its condition holds on every store") {
   proxy_scope px;
   asio::io_context io;
-  auto cfg = base_config(s3_target::get().secret_key);
-  cfg.multipart_threshold = 5u << 20;
-  cfg.part_size = 5u << 20;
+  auto cfg = multipart_config();
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "condup");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 6u << 20, 7);
+  auto const src = dir.pattern_file("src", 6u << 20, 7);
   auto first_f = c->async_upload_file(b.name, "obj", src, asio::use_future);
   auto first = finish(io, first_f, 120s);
   REQUIRE(first.has_value());
@@ -938,21 +967,17 @@ TEST_CASE("a conditional upload above multipart_threshold goes as one PUT: its c
 TEST_CASE("a multipart upload whose part fails is aborted on the store") {
   proxy_scope px;
   asio::io_context io;
-  auto cfg = base_config(s3_target::get().secret_key);
-  cfg.multipart_threshold = 5u << 20;
-  cfg.part_size = 5u << 20;
+  auto cfg = multipart_config();
   cfg.multipart_concurrency = 1;
   cfg.http.retry.max_attempts = 1;
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "abort");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 11u << 20, 5);
+  auto const src = dir.pattern_file("src", 11u << 20, 5);
   auto& ctl = s3_target::get().control;
   int const fail = ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + b.name +
                                 R"(/obj$", "query": "partNumber=2&"}, "action": {"type": "reply", "status": 403, "headers": {"Content-Type": "application/xml"}, "body": "<Error><Code>AccessDenied</Code><Message>denied by the test</Message><RequestId>R</RequestId></Error>"}})");
-  int const aborts = ctl.add_rule(R"({"match": {"method": "DELETE", "path": "^/)" + b.name +
-                                  R"(/obj$", "query": "uploadId="}, "action": {"type": "delay", "ms": 0}})");
+  int const aborts = counting_rule(ctl, "DELETE", b.name, "uploadId=");
   auto uf = c->async_upload_file(b.name, "obj", src, asio::use_future);
   auto u = finish(io, uf, 120s);
   REQUIRE(!u.has_value());
@@ -961,8 +986,7 @@ TEST_CASE("a multipart upload whose part fails is aborted on the store") {
   CHECK(ctl.rule_counter(fail, "fired") == 1);
   // The abort runs detached (it must also run after a cancellation): give it
   // the io_context until the proxy has seen it, bounded.
-  auto const deadline = std::chrono::steady_clock::now() + 30s;
-  while (ctl.rule_counter(aborts, "fired") == 0 && std::chrono::steady_clock::now() < deadline) { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
+  run_until(io, [&] { return ctl.rule_counter(aborts, "fired") != 0; }, 30s);
   CHECK(ctl.rule_counter(aborts, "fired") == 1);
   auto hf = c->async_head_object(b.name, "obj", asio::use_future);
   auto h = finish(io, hf);
@@ -973,31 +997,25 @@ TEST_CASE("a multipart upload whose part fails is aborted on the store") {
 TEST_CASE("a multipart upload cancelled while its parts are in flight is aborted on the store") {
   proxy_scope px;
   asio::io_context io;
-  auto cfg = base_config(s3_target::get().secret_key);
-  cfg.multipart_threshold = 5u << 20;
-  cfg.part_size = 5u << 20;
+  auto cfg = multipart_config();
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "cancel");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 11u << 20, 6);
+  auto const src = dir.pattern_file("src", 11u << 20, 6);
   auto& ctl = s3_target::get().control;
   int const hold = ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + b.name +
                                 R"(/obj$", "query": "partNumber="}, "action": {"type": "hold"}})");
-  int const aborts = ctl.add_rule(R"({"match": {"method": "DELETE", "path": "^/)" + b.name +
-                                  R"(/obj$", "query": "uploadId="}, "action": {"type": "delay", "ms": 0}})");
+  int const aborts = counting_rule(ctl, "DELETE", b.name, "uploadId=");
   asio::cancellation_signal cancel;
   auto uf = c->async_upload_file(b.name, "obj", src, asio::bind_cancellation_slot(cancel.slot(), asio::use_future));
   // Until a part's reply is held at the proxy (bounded), then cancel.
-  auto deadline = std::chrono::steady_clock::now() + 60s;
-  while (ctl.rule_counter(hold, "held") == 0 && std::chrono::steady_clock::now() < deadline) { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
+  run_until(io, [&] { return ctl.rule_counter(hold, "held") != 0; }, 60s);
   REQUIRE(ctl.rule_counter(hold, "held") >= 1);
   cancel.emit(asio::cancellation_type::terminal);
   auto u = finish(io, uf);
   REQUIRE(!u.has_value());
   CHECK(u.error().code == asio::error::operation_aborted);
-  deadline = std::chrono::steady_clock::now() + 30s;
-  while (ctl.rule_counter(aborts, "fired") == 0 && std::chrono::steady_clock::now() < deadline) { if (io.stopped()) io.restart(); io.run_one_for(20ms); }
+  run_until(io, [&] { return ctl.rule_counter(aborts, "fired") != 0; }, 30s);
   CHECK(ctl.rule_counter(aborts, "fired") == 1);
   ctl.delete_rule(hold);  // releases what it held
   auto hf = c->async_head_object(b.name, "obj", asio::use_future);
@@ -1009,16 +1027,13 @@ TEST_CASE("a multipart upload cancelled while its parts are in flight is aborted
 TEST_CASE("a 200 reply with an <Error> body on CopyObject and on UploadPartCopy is an error") {
   proxy_scope px;
   asio::io_context io;
-  auto cfg = base_config(s3_target::get().secret_key);
-  cfg.multipart_copy_threshold = 5u << 20;
-  cfg.copy_part_size = 5u << 20;
+  auto cfg = multipart_copy_config();
   cfg.http.retry.max_attempts = 1;
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "copyerr");
   REQUIRE_OK(put(io, *c, b.name, "small", "small source"));
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 6u << 20, 8);
+  auto const src = dir.pattern_file("src", 6u << 20, 8);
   auto uf = c->async_upload_file(b.name, "large", src, asio::use_future);
   REQUIRE_OK(finish(io, uf, 120s));
   auto& ctl = s3_target::get().control;
@@ -1097,17 +1112,6 @@ std::string base64(std::string_view data) {
                                 reinterpret_cast<unsigned char const*>(data.data()), static_cast<int>(data.size()));
   out.resize(static_cast<std::size_t>(n));
   return out;
-}
-
-// Runs `io` until `done()` holds or `limit` passes; returns done().
-template <class Done>
-bool run_until(asio::io_context& io, Done done, std::chrono::seconds limit) {
-  auto const deadline = std::chrono::steady_clock::now() + limit;
-  while (!done() && std::chrono::steady_clock::now() < deadline) {
-    if (io.stopped()) io.restart();
-    io.run_one_for(20ms);
-  }
-  return done();
 }
 
 }  // namespace
@@ -1224,22 +1228,17 @@ TEST_CASE("DeleteObjects whose second batch fails reports what the first deleted
 TEST_CASE("a part reply without an ETag is a malformed reply: the upload is aborted, never completed") {
   proxy_scope px;
   asio::io_context io;
-  auto cfg = base_config(s3_target::get().secret_key);
-  cfg.multipart_threshold = 5u << 20;
-  cfg.part_size = 5u << 20;
+  auto cfg = multipart_config();
   cfg.multipart_concurrency = 1;
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "noetag");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 11u << 20, 17);
+  auto const src = dir.pattern_file("src", 11u << 20, 17);
   auto& ctl = s3_target::get().control;
   int const no_etag = ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + b.name +
                                    R"(/obj$", "query": "partNumber=2&"}, "action": {"type": "reply", "when": "after", "status": 200, "headers": {"x-amz-request-id": "NOETAG"}, "body": ""}})");
-  int const completes = ctl.add_rule(R"({"match": {"method": "POST", "path": "^/)" + b.name +
-                                     R"(/obj$", "query": "uploadId="}, "action": {"type": "delay", "ms": 0}})");
-  int const aborts = ctl.add_rule(R"({"match": {"method": "DELETE", "path": "^/)" + b.name +
-                                  R"(/obj$", "query": "uploadId="}, "action": {"type": "delay", "ms": 0}})");
+  int const completes = counting_rule(ctl, "POST", b.name, "uploadId=");
+  int const aborts = counting_rule(ctl, "DELETE", b.name, "uploadId=");
   auto uf = c->async_upload_file(b.name, "obj", src, asio::use_future);
   auto u = finish(io, uf, 120s);
   CHECK(ctl.rule_counter(no_etag, "fired") == 1);
@@ -1259,9 +1258,7 @@ TEST_CASE("a part reply without an ETag is a malformed reply: the upload is abor
 TEST_CASE("multipart parts are in flight together: with concurrency 3, parts 1-3 are held at once") {
   proxy_scope px;
   asio::io_context io;
-  auto cfg = base_config(s3_target::get().secret_key);
-  cfg.multipart_threshold = 5u << 20;
-  cfg.part_size = 5u << 20;
+  auto cfg = multipart_config();
   cfg.multipart_concurrency = 3;
   // Longer than the wait below: a held part is never timed out and resent
   // (a resend would be a second request, not a second part).
@@ -1269,8 +1266,7 @@ TEST_CASE("multipart parts are in flight together: with concurrency 3, parts 1-3
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "parallel");
   temp_dir dir;
-  auto const src = dir.file("src");
-  write_pattern_file(src, 16u << 20, 23);  // 4 parts: 5 + 5 + 5 + 1 MiB
+  auto const src = dir.pattern_file("src", 16u << 20, 23);  // 4 parts: 5 + 5 + 5 + 1 MiB
   auto& ctl = s3_target::get().control;
   std::vector<int> holds;
   for (int part = 1; part <= 4; ++part)
