@@ -93,7 +93,36 @@ struct rig {
   floe::service::driver d;
   explicit rig(floe::http::client_config cfg = floe::test::http_test_config())
       : c(io.get_executor(), std::move(cfg)), d(c, s3_like(), nullptr, driver_config_of(c)) {}
+
+  // One unsigned GET of `target` to `ep`, named `operation` on `resource`.
+  floe::error get(endpoint const& ep, std::string const& target, std::string_view operation,
+                  std::string_view resource, response& res) {
+    auto req = floe::test::bare_request("GET", target);
+    req.headers.set("Host", ep.host_header());
+    floe::service::request_spec spec;
+    spec.operation = operation;
+    spec.resource = resource;
+    spec.ep = &ep;
+    spec.signs = false;
+    auto f = d.async_run(spec, req, res, asio::use_future);
+    return floe::test::finish(io, f);
+  }
 };
+
+// The signed cases' keys: AWS's documented example pair (not a secret).
+std::shared_ptr<floe::credentials::static_provider> example_keys() {
+  floe::credentials::credentials keys;
+  keys.access_key_id = "AKIAIOSFODNN7EXAMPLE";
+  keys.secret_access_key = floe::credentials::secret_string("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
+  return std::make_shared<floe::credentials::static_provider>(keys);
+}
+
+// Records the X-Amz-Date of each GET as sent in `dates`.
+void record_get_dates(floe::http::client_config& cfg, std::vector<std::string>& dates) {
+  cfg.observer = [&dates](floe::http::exchange_view const& v) {
+    if (v.method == "GET") dates.emplace_back(v.request_headers->get("X-Amz-Date"));
+  };
+}
 
 }  // namespace
 
@@ -149,21 +178,16 @@ TEST_CASE("streaming both ways: a file body up, a reply cut mid-body retried int
   std::vector<std::string> dates;  // X-Amz-Date of each GET as sent
   auto cfg = floe::test::http_test_config();
   cfg.io_chunk = 4096;
-  cfg.observer = [&dates](floe::http::exchange_view const& v) {
-    if (v.method == "GET") dates.emplace_back(v.request_headers->get("X-Amz-Date"));
-  };
+  record_get_dates(cfg, dates);
   asio::io_context io;
   client c(io.get_executor(), cfg);
-  floe::credentials::credentials keys;
-  keys.access_key_id = "AKIAIOSFODNN7EXAMPLE";
-  keys.secret_access_key = floe::credentials::secret_string("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
   auto dc = driver_config_of(c);
   // Each signature a second later than the one before: a request signed
   // once and sent twice would carry the same date twice.
   auto ticks = std::make_shared<int>(0);
   auto const t0 = std::chrono::system_clock::now();
   dc.clock = [ticks, t0] { return t0 + std::chrono::seconds((*ticks)++); };
-  floe::service::driver d(c, s3_like(), std::make_shared<floe::credentials::static_provider>(keys), dc);
+  floe::service::driver d(c, s3_like(), example_keys(), dc);
   auto const data = pattern(300000);
   char tmpl[] = "/tmp/floe-driver-stream-XXXXXX";
   REQUIRE(::mkdtemp(tmpl));
@@ -377,16 +401,10 @@ TEST_CASE("a clock-skew rejection corrects the offset from Date and is retried a
   srv.control.reset();
   std::vector<std::string> dates;
   auto cfg = floe::test::http_test_config();
-  cfg.observer = [&dates](floe::http::exchange_view const& v) {
-    if (v.method == "GET") dates.emplace_back(v.request_headers->get("X-Amz-Date"));
-  };
+  record_get_dates(cfg, dates);
   asio::io_context io;
   client c(io.get_executor(), cfg);
-  floe::credentials::credentials keys;
-  keys.access_key_id = "AKIAIOSFODNN7EXAMPLE";
-  keys.secret_access_key = floe::credentials::secret_string("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY");
-  floe::service::driver d(c, s3_like(), std::make_shared<floe::credentials::static_provider>(keys),
-                          driver_config_of(c));
+  floe::service::driver d(c, s3_like(), example_keys(), driver_config_of(c));
   put_object(io, d, "drv-skew-bucket", "k", "on time");
   // The server's clock is an hour ahead of ours.
   auto const ahead = std::chrono::system_clock::now() + 1h;
@@ -418,16 +436,8 @@ TEST_CASE("a closed port: the error says the connection was refused, and after h
   auto const port = std::to_string(closed.port());
   rig r;
   endpoint const ep{false, "127.0.0.1", closed.port()};
-  auto req = floe::test::bare_request("GET", "/bucket?list-type=2");
-  req.headers.set("Host", ep.host_header());
-  floe::service::request_spec spec;
-  spec.operation = "ListObjectsV2";
-  spec.resource = "bucket";
-  spec.ep = &ep;
-  spec.signs = false;
   response res;
-  auto f = r.d.async_run(spec, req, res, asio::use_future);
-  auto e = floe::test::finish(r.io, f);
+  auto e = r.get(ep, "/bucket?list-type=2", "ListObjectsV2", "bucket", res);
   CHECK_MESSAGE(e.code == asio::error::connection_refused, e.what());
   CHECK(e.diag.message == "connecting to 127.0.0.1:" + port + ": connection refused");
   CHECK(e.diag.attempt == 3);
@@ -443,15 +453,8 @@ TEST_CASE("a name that does not resolve: the error says so, and after how many a
   std::string const host = std::string(64, 'n') + ".invalid";
   rig r;
   endpoint const ep{false, host, 80};
-  auto req = floe::test::bare_request("GET", "/");
-  req.headers.set("Host", ep.host_header());
-  floe::service::request_spec spec;
-  spec.operation = "ListBuckets";
-  spec.ep = &ep;
-  spec.signs = false;
   response res;
-  auto f = r.d.async_run(spec, req, res, asio::use_future);
-  auto e = floe::test::finish(r.io, f);
+  auto e = r.get(ep, "/", "ListBuckets", {}, res);
   CHECK_MESSAGE(e.code == asio::error::host_not_found, e.what());
   CHECK(e.diag.message == "resolving " + host + ":80: name does not resolve");
   CHECK(e.diag.attempt == 3);
