@@ -44,6 +44,12 @@
 #include <type_traits>
 #include <utility>
 
+// GCC 12 misreads the sized operator delete of Asio's coroutine frames.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 namespace floe::service::detail {
 
 // Runs make's awaitable in the calling coroutine; the captures live in
@@ -106,3 +112,7 @@ auto start(boost::asio::any_io_executor const& ex, Make&& make, Token&& token) {
 }
 
 }  // namespace floe::service::detail
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
