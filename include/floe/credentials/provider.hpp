@@ -28,7 +28,7 @@ namespace floe::credentials {
 
 /// Hands out credentials. Thread-safety: implementations are safe to call
 /// from several threads at once (static_provider is immutable; the
-/// refreshing cache will serialise internally).
+/// refreshing cache guards its state with a mutex).
 class provider {
  public:
   /// async_get completes with this: the credentials, or why there are none.
@@ -49,7 +49,7 @@ class provider {
   /// Never completes inside the call: the handler runs on its associated
   /// executor (the system executor when it has none), as if by post.
   /// Cancellation: a static provider completes at once; the refreshing
-  /// cache will let a waiter be cancelled (terminal) without cancelling the
+  /// cache lets a waiter be cancelled (terminal) without cancelling the
   /// shared fetch other waiters depend on.
   /// Lifetime: the provider must outlive the operation.
   template <class CompletionToken = boost::asio::deferred_t>

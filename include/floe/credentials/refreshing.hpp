@@ -27,8 +27,12 @@
 //   idle cache costs nothing and time can be driven by a test clock.
 //
 // Threading: every member may be called from any thread; the state is
-// guarded by a mutex, and handlers run on their own associated executors.
-// The source's fetch() runs on the cache's executor, one at a time.
+// guarded by a mutex, and handlers run on their own associated executors
+// (posted there, never run inside the call or with the mutex held). A
+// waiter's cancellation slot is only touched on its own executor: assigned
+// in async_get's initiation, cleared just before its handler runs there
+// (the caller emits on that executor too, as Asio requires). The source's
+// fetch() runs on the cache's executor, one at a time.
 // Lifetime: created by make_shared (create()); a fetch in flight holds a
 // reference, so the cache outlives it.
 
@@ -134,10 +138,13 @@ class refreshing_provider final : public provider, public std::enable_shared_fro
     boost::asio::any_io_executor ex;
     boost::asio::cancellation_slot slot;
   };
+  // A waiter answered: run on `ex`, which clears `slot` (the waiter's, if
+  // it had one) before invoking the handler.
   struct completion {
     boost::asio::any_completion_handler<get_signature> handler;
     boost::asio::any_io_executor ex;
     result<credentials> value;
+    boost::asio::cancellation_slot slot{};
   };
 
   std::chrono::system_clock::time_point now() const;

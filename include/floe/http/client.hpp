@@ -74,7 +74,9 @@ class client {
   client(client const&) = delete;
   client& operator=(client const&) = delete;
 
-  executor_type get_executor() const noexcept { return ex_; }
+  /// A reference to the client's own: the operation launcher
+  /// (service/detail/launch.hpp) keeps a pointer to it, not a copy.
+  executor_type const& get_executor() const noexcept { return ex_; }
   client_config const& config() const noexcept { return cfg_; }
   /// The retry quota (config().retry) shared by the request drivers that
   /// send through this client: one per destination pool, as the standard

@@ -3,10 +3,13 @@
 //
 // Every operation is an `async_*` initiating function taking a completion
 // token (default asio::deferred), so `co_await c.async_head_object(b, k)`
-// works, and so do callbacks, futures and as_tuple. In a coroutine,
+// works, and so do callbacks, futures and as_tuple. Whatever the token,
+// the operation runs on the client's executor. In a coroutine that already
+// runs there (the client's executor or strand),
 // `co_await c.async_head_object(b, k, asio::use_awaitable)` is the cheapest
 // form: the operation runs in the calling coroutine (no coroutine of its
-// own, no completion hop) and shares its cancellation. Each completes with a
+// own, no completion hop) and shares its cancellation; from a coroutine on
+// another executor it is started on the client's and awaited. Each completes with a
 // `floe::result<T>`: the value, or a floe::error whose code says what kind of
 // failure it was (errc::not_found, errc::precondition_failed, errc::conflict,
 // errc::denied, errc::stale_credentials, errc::unknown_outcome, ...; see
@@ -21,16 +24,23 @@
 // another region (x-amz-bucket-region on a 301/400) is followed once and the
 // bucket's region remembered.
 //
-// Threading: a client runs on its executor; call it from one thread or a
-// strand. Several operations may be in flight at once (they share the
-// connection pool). No threads of its own.
+// Threading: a client runs on its executor: every operation runs there,
+// whatever the token and whichever thread or executor starts it. On an
+// io_context run by several threads give the client a strand; start
+// operations from any thread or coroutine. Several operations may be in
+// flight at once (they share the connection pool). No threads of its own.
 //
 // Cancellation: terminal cancellation through the token's cancellation slot
-// aborts the request in flight (its connection is closed). A multipart
-// upload that is cancelled or fails is aborted on the store.
+// (for use_awaitable, the calling coroutine's) aborts the request in flight
+// (its connection is closed). A multipart upload that is cancelled or fails
+// is aborted on the store.
 //
 // Lifetimes: the client must outlive every operation it started. Arguments
-// are copied into the operation unless said otherwise.
+// are copied into the operation unless said otherwise. The one piece of
+// work that outlives its operation, the abort of a failed or cancelled
+// multipart upload, runs on a client of its own made from this one's
+// configuration, so the client may be destroyed as soon as the upload
+// returns.
 //
 // GCC 12: do not pass a class-type temporary (`put_params{}`,
 // `std::string("k")`, `http::body_source::memory(x)`) inside a co_await
@@ -49,9 +59,9 @@
 #include <floe/result.hpp>
 #include <floe/s3/addressing.hpp>
 #include <floe/s3/client_config.hpp>
-#include <floe/s3/detail/launch.hpp>
 #include <floe/s3/params.hpp>
 #include <floe/s3/replies.hpp>
+#include <floe/service/detail/launch.hpp>
 #include <floe/service/driver.hpp>
 #include <floe/session/session.hpp>
 #include <floe/sigv4/signer.hpp>
@@ -358,11 +368,12 @@ class client {
   // What the driver is told of S3: rest-xml errors, S3's signing rules.
   FLOE_DECL static service::description service_description() noexcept;
 
-  // Starts an operation for `token` (detail/launch.hpp): make() returns its
-  // awaitable and holds the arguments that its do_* coroutine borrows.
+  // Starts an operation for `token` on the client's executor
+  // (service/detail/launch.hpp): make() returns its awaitable and holds the
+  // arguments that its do_* coroutine borrows.
   template <class Result, class Make, class Token>
   auto start(Make&& make, Token&& token) {
-    return detail::start<Result>(http_, std::forward<Make>(make), std::forward<Token>(token));
+    return service::detail::start<Result>(http_.get_executor(), std::forward<Make>(make), std::forward<Token>(token));
   }
 
   // One request (impl/driver.ipp): S3's addressing, payload hash and
@@ -411,6 +422,8 @@ class client {
   FLOE_DECL boost::asio::awaitable<result<bucket_listing>> do_list_buckets();
   FLOE_DECL boost::asio::awaitable<result<void>> do_bucket(std::string const& bucket, bool create);
   FLOE_DECL boost::asio::awaitable<void> abort_multipart(std::string const& bucket, std::string const& key, std::string const& upload_id);
+  // Starts abort_multipart detached, on a client of its own (transfers.ipp).
+  FLOE_DECL void abort_detached(std::string const& bucket, std::string const& key, std::string const& upload_id);
 
   std::chrono::system_clock::time_point now() const { return cfg_.clock ? cfg_.clock() : std::chrono::system_clock::now(); }
 

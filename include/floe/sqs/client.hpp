@@ -49,8 +49,11 @@
 // attempt's connection is closed; the client and its other connections
 // stay usable.
 //
-// Threading: a client runs on its executor; call it from one thread or a
-// strand. Several operations may be in flight at once.
+// Threading: a client runs on its executor: every operation runs there,
+// whatever the token (service/detail/launch.hpp; with use_awaitable from a
+// coroutine already on that executor, inline in it). On an io_context run
+// by several threads give the client a strand; start operations from any
+// thread or coroutine. Several operations may be in flight at once.
 //
 // Lifetimes: the client must outlive the operations it started. It keeps
 // what it uses of the session (the provider, by shared pointer), so the
@@ -61,10 +64,10 @@
 
 #include <floe/config.hpp>
 #include <floe/result.hpp>
+#include <floe/service/detail/launch.hpp>
 #include <floe/session/session.hpp>
 #include <floe/sqs/batches.hpp>
 #include <floe/sqs/detail/call_facts.hpp>
-#include <floe/sqs/detail/launch.hpp>
 #include <floe/sqs/messages.hpp>
 #include <floe/sqs/queue.hpp>
 #include <floe/sqs/queues.hpp>
@@ -126,7 +129,7 @@ class client {
   template <class Params, class Token = boost::asio::deferred_t>
   auto async_call(Params p, Token&& token = {}) {
     using R = result<typename Params::result_type>;
-    return detail::start<R>(ex_, [this, p = std::move(p)]() mutable { return run_call(std::move(p)); },
+    return service::detail::start<R>(ex_, [this, p = std::move(p)]() mutable { return run_call(std::move(p)); },
                             std::forward<Token>(token));
   }
 
@@ -138,7 +141,7 @@ class client {
   /// async_call.
   template <class Token = boost::asio::deferred_t>
   auto async_queue_url(queue_ref queue, Token&& token = {}) {
-    return detail::start<result<std::string>>(
+    return service::detail::start<result<std::string>>(
         ex_, [this, q = std::move(queue)]() mutable { return run_queue_url(std::move(q)); },
         std::forward<Token>(token));
   }

@@ -17,8 +17,9 @@
 // signed by the client's own provider (a client made from a session) heals
 // after stale credentials as every signed request does.
 //
-// Threading: like http::client, a client runs on its executor; use it from
-// one thread or a strand. Lifetimes: the client must outlive its operations;
+// Threading: like http::client, a client runs on its executor: every
+// operation runs there, whatever the token (service/detail/launch.hpp). On
+// an io_context run by several threads give it a strand. Lifetimes: the client must outlive its operations;
 // arguments are copied into the operation.
 //
 // GCC 12: bind request structs to named variables before a co_await
@@ -30,6 +31,7 @@
 #include <floe/http/client.hpp>
 #include <floe/credentials/provider.hpp>
 #include <floe/result.hpp>
+#include <floe/service/detail/launch.hpp>
 #include <floe/service/driver.hpp>
 #include <floe/session/session.hpp>
 #include <floe/sts/protocol.hpp>
@@ -131,35 +133,28 @@ class client {
   /// flight or the back-off wait is aborted).
   template <class Token = boost::asio::deferred_t>
   auto async_assume_role_with_web_identity(web_identity_request req, token_source token, Token&& tok = {}) {
-    return boost::asio::async_initiate<Token, void(result<assumed_role>)>(
-        [this](auto handler, web_identity_request r, token_source t) {
-          http::detail::spawn<void(result<assumed_role>)>(get_executor(), run_web_identity(std::move(r), std::move(t)),
-                                                          std::move(handler));
-        },
-        tok, std::move(req), std::move(token));
+    return service::detail::start<result<assumed_role>>(
+        http_.get_executor(),
+        [this, r = std::move(req), t = std::move(token)]() mutable { return run_web_identity(std::move(r), std::move(t)); },
+        std::forward<Token>(tok));
   }
 
   /// AssumeRole, signed with `caller` (role chaining). Errors and
   /// cancellation as above.
   template <class Token = boost::asio::deferred_t>
   auto async_assume_role(assume_role_request req, credentials::credentials caller, Token&& tok = {}) {
-    return boost::asio::async_initiate<Token, void(result<assumed_role>)>(
-        [this](auto handler, assume_role_request r, credentials::credentials c) {
-          http::detail::spawn<void(result<assumed_role>)>(get_executor(), run_assume_role(std::move(r), std::move(c)),
-                                                          std::move(handler));
-        },
-        tok, std::move(req), std::move(caller));
+    return service::detail::start<result<assumed_role>>(
+        http_.get_executor(),
+        [this, r = std::move(req), c = std::move(caller)]() mutable { return run_assume_role(std::move(r), std::move(c)); },
+        std::forward<Token>(tok));
   }
 
   /// GetCallerIdentity, signed with `caller`.
   template <class Token = boost::asio::deferred_t>
   auto async_get_caller_identity(credentials::credentials caller, Token&& tok = {}) {
-    return boost::asio::async_initiate<Token, void(result<caller_identity>)>(
-        [this](auto handler, credentials::credentials c) {
-          http::detail::spawn<void(result<caller_identity>)>(get_executor(), run_caller_identity(std::move(c), true),
-                                                             std::move(handler));
-        },
-        tok, std::move(caller));
+    return service::detail::start<result<caller_identity>>(
+        http_.get_executor(), [this, c = std::move(caller)]() mutable { return run_caller_identity(std::move(c), true); },
+        std::forward<Token>(tok));
   }
 
   /// GetCallerIdentity, signed by the client's credentials provider
@@ -169,12 +164,8 @@ class client {
   template <class Token = boost::asio::deferred_t>
     requires(!std::is_convertible_v<Token, credentials::credentials>)
   auto async_get_caller_identity(Token&& tok = {}) {
-    return boost::asio::async_initiate<Token, void(result<caller_identity>)>(
-        [this](auto handler) {
-          http::detail::spawn<void(result<caller_identity>)>(get_executor(), run_caller_identity({}, false),
-                                                             std::move(handler));
-        },
-        tok);
+    return service::detail::start<result<caller_identity>>(
+        http_.get_executor(), [this]() { return run_caller_identity({}, false); }, std::forward<Token>(tok));
   }
 
  private:

@@ -75,9 +75,16 @@ error refreshing_provider::unavailable() const {
 
 FLOE_DECL std::string refreshing_provider::describe() const { return "refreshing (" + source_name_ + ")"; }
 
+// Each completion runs on its waiter's executor, where its cancellation
+// slot is cleared first: Asio's slots are not thread-safe, and the slot's
+// signal is emitted on that executor too. Never inside the call that
+// decided it (async_get completes as if by post), and never with mu_ held.
 void refreshing_provider::deliver(std::list<completion>& done) {
   for (auto& c : done) {
-    boost::asio::post(c.ex, [h = std::move(c.handler), v = std::move(c.value)]() mutable { std::move(h)(std::move(v)); });
+    boost::asio::post(c.ex, [h = std::move(c.handler), v = std::move(c.value), slot = c.slot]() mutable {
+      slot.clear();
+      std::move(h)(std::move(v));
+    });
   }
 }
 
@@ -124,9 +131,10 @@ void refreshing_provider::cancel_waiter(std::uint64_t id) {
     std::lock_guard lk(mu_);
     for (auto it = waiters_.begin(); it != waiters_.end(); ++it) {
       if (it->id != id) continue;
-      it->slot.clear();
+      // The slot's own handler is running (this is its emit): it is
+      // cleared with the completion, on the waiter's executor.
       done.push_back({std::move(it->handler), std::move(it->ex),
-                      error(boost::system::error_code(boost::asio::error::operation_aborted))});
+                      error(boost::system::error_code(boost::asio::error::operation_aborted)), it->slot});
       waiters_.erase(it);
       ++cancelled_;
       break;
@@ -202,8 +210,7 @@ void refreshing_provider::spawn_fetch(std::uint64_t id) {
           ++it;
           continue;
         }
-        it->slot.clear();
-        done.push_back({std::move(it->handler), std::move(it->ex), unavailable()});
+        done.push_back({std::move(it->handler), std::move(it->ex), unavailable(), it->slot});
         it = waiters_.erase(it);
       }
     }
@@ -251,9 +258,10 @@ boost::asio::awaitable<void> refreshing_provider::run_fetch(std::shared_ptr<refr
         ++it;
         continue;
       }
-      it->slot.clear();
-      if (a == refresh::waiter_action::serve) done.push_back({std::move(it->handler), std::move(it->ex), *self->current_});
-      else done.push_back({std::move(it->handler), std::move(it->ex), self->unavailable()});
+      if (a == refresh::waiter_action::serve)
+        done.push_back({std::move(it->handler), std::move(it->ex), *self->current_, it->slot});
+      else
+        done.push_back({std::move(it->handler), std::move(it->ex), self->unavailable(), it->slot});
       it = self->waiters_.erase(it);
     }
   }

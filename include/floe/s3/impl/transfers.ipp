@@ -29,6 +29,8 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <memory>
+#include <new>
 #include <optional>
 
 namespace floe::s3 {
@@ -165,6 +167,33 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_upload_file(std:
   co_return co_await do_multipart(bucket, key, path, size, p);
 }
 
+// The abort outlives the operation that failed (it runs detached, so that
+// it also happens after a cancellation), and the caller may destroy this
+// client as soon as the upload has returned. So it runs on a client of its
+// own, made from this one's configuration (same executor, credentials
+// provider, addressing, store quirks, learned clock skew and bucket
+// region) and owned by the abort's coroutine: it uses nothing of this
+// client. Tracking the abort and cancelling it from ~client would not do:
+// a cancelled coroutine still has to run to its end on the executor, after
+// the client's memory is gone, and ~client cannot wait for it. The cost is
+// a connection of its own, on a path taken only after a failure.
+FLOE_DECL void client::abort_detached(std::string const& bucket, std::string const& key, std::string const& upload_id) {
+  namespace asio = boost::asio;
+  std::shared_ptr<client> own;
+  try {
+    own.reset(new client(get_executor(), cfg_, addressing_, provider_));
+    own->quirks_ = quirks_;
+    own->http_.set_clock_skew(http_.clock_skew());
+    if (auto region = regions_.lookup(bucket)) own->regions_.remember(bucket, *region);
+    auto ex = own->get_executor();
+    asio::co_spawn(
+        ex, [own = std::move(own), b = bucket, k = key, u = upload_id]() { return own->abort_multipart(b, k, u); },
+        asio::detached);
+  } catch (std::bad_alloc const&) {
+    // Best effort, as the abort itself: a lifecycle rule cleans up what this misses.
+  }
+}
+
 FLOE_DECL boost::asio::awaitable<void> client::abort_multipart(std::string const& bucket, std::string const& key,
                                                                 std::string const& upload_id) {
   detail::op_spec op;
@@ -213,7 +242,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
     upload_id = std::move(*id);
     auto const cs = co_await asio::this_coro::cancellation_state;
     if (cs.cancelled() != asio::cancellation_type::none) {
-      asio::co_spawn(ex, [this, b = bucket, k = key, u = upload_id]() { return abort_multipart(b, k, u); }, asio::detached);
+      abort_detached(bucket, key, upload_id);
       co_return detail::with_context(error(boost::system::error_code(asio::error::operation_aborted)), op);
     }
   }
@@ -295,8 +324,8 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
     thrown = std::current_exception();
   }
   if (thrown || failure) {
-    // Runs detached so that it also happens when this operation was cancelled.
-    asio::co_spawn(ex, [this, b = bucket, k = key, u = upload_id]() { return abort_multipart(b, k, u); }, asio::detached);
+    // Detached so that it also happens when this operation was cancelled.
+    abort_detached(bucket, key, upload_id);
     if (thrown) std::rethrow_exception(thrown);
     co_return std::move(*failure);
   }
@@ -317,7 +346,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   http::response res;
   auto e = co_await execute(op, req, res);
   if (e.code) {
-    if (e.code != errc::unknown_outcome) asio::co_spawn(ex, [this, b = bucket, k = key, u = upload_id]() { return abort_multipart(b, k, u); }, asio::detached);
+    if (e.code != errc::unknown_outcome) abort_detached(bucket, key, upload_id);
     co_return e;
   }
   auto done = parse_complete_multipart(res.body);
