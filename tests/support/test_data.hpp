@@ -1,6 +1,7 @@
 #pragma once
-// Reads test inputs: our own bodies under $FLOE_TEST_DATA/errors/ and the
-// verbatim replies stores send under $FLOE_TEST_DATA/vectors/errors/.
+// Reads test inputs under $FLOE_TEST_DATA (tests/data): any file by its
+// path there (data_file), our own bodies under errors/ and the verbatim
+// replies stores send under vectors/errors/.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -26,7 +27,10 @@ inline std::string slurp(std::string const& path) {
   return ss.str();
 }
 
-inline std::string our_data(std::string const& name) { return slurp(env_or_fail("FLOE_TEST_DATA") + "/errors/" + name); }
+/// The file at `rel` under tests/data (e.g. "events/moto-01.json").
+inline std::string data_file(std::string const& rel) { return slurp(env_or_fail("FLOE_TEST_DATA") + "/" + rel); }
+
+inline std::string our_data(std::string const& name) { return data_file("errors/" + name); }
 
 inline std::string reply_vector_dir() { return env_or_fail("FLOE_TEST_DATA") + "/vectors/errors/"; }
 

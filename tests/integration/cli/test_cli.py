@@ -25,27 +25,11 @@ import urllib.error
 import urllib.request
 import uuid
 
+import cli_support
+from cli_support import Target, control, direct_opener
+
 FLOE = None
 MIB = 1 << 20
-
-
-def control(base, method, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method,
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read() or b"{}")
-
-
-def direct_opener():
-    # The proxy under test is reached directly, whatever HTTP(S)_PROXY says.
-    return urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-class Target:
-    def __init__(self, name, endpoint, control_url, akid, secret):
-        self.name, self.endpoint, self.control = name, endpoint, control_url
-        self.akid, self.secret = akid, secret
 
 
 def targets():
@@ -1003,17 +987,11 @@ def main():
     ts = targets()
     if ts is not None and len(ts) < 2:
         # Issue 5: every verb against moto AND a real Ceph RGW.
-        print("cli tests: FLOE_TEST_RGW_PROXY_ENDPOINT is not set: the Ceph RGW is not running. Start it with\n"
-              "  eval \"$(python3 tests/support/servers.py start build/test-servers)\"\n"
-              "(tests/support/rgw.py says what it needs) or run everything with scripts/test.")
-        print("floe-cases: 0 passed, 1 failed")
-        return 1
+        return cli_support.cannot_run("cli tests: FLOE_TEST_RGW_PROXY_ENDPOINT is not set: the Ceph RGW is not "
+                                      "running (tests/support/rgw.py says what it needs). " + cli_support.START_SERVERS)
     if ts is None:
-        print("cli tests: FLOE_TEST_PROXY_ENDPOINT / FLOE_TEST_PROXY_CONTROL are not set. Start the servers with\n"
-              "  eval \"$(python3 tests/support/servers.py start build/test-servers)\"\n"
-              "or run everything with scripts/test.")
-        print("floe-cases: 0 passed, 1 failed")
-        return 1
+        return cli_support.cannot_run("cli tests: FLOE_TEST_PROXY_ENDPOINT / FLOE_TEST_PROXY_CONTROL are not set. "
+                                      + cli_support.START_SERVERS)
     suite = unittest.TestSuite()
     loader = unittest.TestLoader()
     for t in ts:
@@ -1022,10 +1000,7 @@ def main():
     suite.addTests(loader.loadTestsFromTestCase(CliHelp))
     suite.addTests(loader.loadTestsFromTestCase(CliTls))
     suite.addTests(loader.loadTestsFromTestCase(CliWebIdentity))
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
-    return 0 if result.wasSuccessful() else 1
+    return cli_support.run_suite(suite)
 
 
 if __name__ == "__main__":

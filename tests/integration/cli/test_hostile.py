@@ -22,6 +22,8 @@ import threading
 import time
 import unittest
 
+import cli_support
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support"))
 from scripted_s3 import CloseConnection, ScriptedS3, list_page, reply  # noqa: E402
 
@@ -357,10 +359,7 @@ def main():
     loader = unittest.TestLoader()
     for cls in (Downloads, Listings, Timeouts):
         suite.addTests(loader.loadTestsFromTestCase(cls))
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
-    return 0 if result.wasSuccessful() else 1
+    return cli_support.run_suite(suite)
 
 
 if __name__ == "__main__":

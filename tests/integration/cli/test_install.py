@@ -16,6 +16,8 @@ import tempfile
 import unittest
 import uuid
 
+import cli_support
+
 BUILD = SOURCE = None
 
 
@@ -91,14 +93,8 @@ def main():
     global BUILD, SOURCE
     BUILD, SOURCE = sys.argv[1], sys.argv[2]
     if shutil.which("meson") is None:
-        print("meson is not on PATH (scripts/bootstrap installs it)")
-        print("floe-cases: 0 passed, 1 failed")
-        return 1
-    suite = unittest.TestLoader().loadTestsFromTestCase(Install)
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
-    return 0 if result.wasSuccessful() else 1
+        return cli_support.cannot_run("meson is not on PATH (scripts/bootstrap installs it)")
+    return cli_support.run_suite(unittest.TestLoader().loadTestsFromTestCase(Install))
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ import time
 import unittest
 import uuid
 
+import cli_support
+
 FLOE = None
 STORE = None
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -358,10 +360,7 @@ def main():
     suite = loader.loadTestsFromTestCase(LedgerCli)
     if STORE == "moto":
         suite.addTests(loader.loadTestsFromTestCase(LedgerDocs))
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
-    return 0 if result.wasSuccessful() else 1
+    return cli_support.run_suite(suite)
 
 
 if __name__ == "__main__":

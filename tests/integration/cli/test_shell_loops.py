@@ -30,6 +30,8 @@ import time
 import unittest
 import uuid
 
+import cli_support
+
 FLOE = None
 STORE = None
 LOOPS = 8
@@ -114,11 +116,7 @@ def main():
     if len(sys.argv) != 3 or sys.argv[2] not in ("rgw", "moto"):
         sys.exit("usage: test_shell_loops.py PATH_TO_FLOE rgw|moto")
     FLOE, STORE = sys.argv[1], sys.argv[2]
-    suite = unittest.TestLoader().loadTestsFromTestCase(ShellLoops)
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
-    return 0 if result.wasSuccessful() else 1
+    return cli_support.run_suite(unittest.TestLoader().loadTestsFromTestCase(ShellLoops))
 
 
 if __name__ == "__main__":

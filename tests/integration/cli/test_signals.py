@@ -33,6 +33,8 @@ import unittest
 import urllib.request
 import uuid
 
+import cli_support
+
 FLOE = None
 MIB = 1 << 20
 
@@ -291,16 +293,8 @@ def main():
     missing = [v for v in ("FLOE_TEST_PROXY_ENDPOINT", "FLOE_TEST_PROXY_CONTROL", "FLOE_TEST_MOTO_ENDPOINT")
                if not os.environ.get(v)]
     if missing:
-        print(f"signal tests: {', '.join(missing)} not set. Start the servers with\n"
-              "  eval \"$(python3 tests/support/servers.py start build/test-servers)\"\n"
-              "or run everything with scripts/test.")
-        print("floe-cases: 0 passed, 1 failed")
-        return 1
-    suite = unittest.TestLoader().loadTestsFromTestCase(Signals)
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
-    return 0 if result.wasSuccessful() else 1
+        return cli_support.cannot_run(f"signal tests: {', '.join(missing)} not set. " + cli_support.START_SERVERS)
+    return cli_support.run_suite(unittest.TestLoader().loadTestsFromTestCase(Signals))
 
 
 if __name__ == "__main__":

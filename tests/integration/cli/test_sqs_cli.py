@@ -24,6 +24,8 @@ import time
 import unittest
 import uuid
 
+import cli_support
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "support"))
 from proxy.server import ProxyThread  # noqa: E402
@@ -273,11 +275,8 @@ def main():
     if len(sys.argv) < 2:
         sys.exit("usage: test_sqs_cli.py PATH_TO_FLOE")
     FLOE = sys.argv[1]
-    result = unittest.TextTestRunner(verbosity=2).run(unittest.defaultTestLoader.loadTestsFromTestCase(SqsCli))
-    failed = len(result.failures) + len(result.errors) + len(result.skipped)
-    print(f"floe-cases: {result.testsRun - failed} passed, {failed} failed")
-    sys.exit(0 if result.wasSuccessful() and not result.skipped else 1)
+    return cli_support.run_suite(unittest.defaultTestLoader.loadTestsFromTestCase(SqsCli))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -20,6 +20,8 @@ import tempfile
 import unittest
 import urllib.request
 
+import cli_support
+
 FLOE = None
 AKID, SECRET = "AKIDFLOEWHOAMI0001", "whoami-secret/abcdefghij0123456789"
 PAKID, PSECRET, PTOKEN = "ASIAFLOEWHOAMIPROC1", "process-secret-0123456789", "process-session-token-abcdef"
@@ -168,20 +170,12 @@ class Whoami(unittest.TestCase):
 def main():
     global FLOE
     if len(sys.argv) != 2:
-        print("usage: test_whoami.py PATH_TO_FLOE")
-        print("floe-cases: 0 passed, 1 failed")
-        return 1
+        return cli_support.cannot_run("usage: test_whoami.py PATH_TO_FLOE")
     FLOE = sys.argv[1]
     if not os.environ.get("FLOE_TEST_PROXY_ENDPOINT") or not os.environ.get("FLOE_TEST_PROXY_CONTROL"):
-        print("FLOE_TEST_PROXY_ENDPOINT / FLOE_TEST_PROXY_CONTROL are not set: run scripts/test, which starts "
-              "moto and the test proxy")
-        print("floe-cases: 0 passed, 1 failed")
-        return 1
-    suite = unittest.TestLoader().loadTestsFromTestCase(Whoami)
-    result = unittest.TextTestRunner(stream=sys.stdout, verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors) + len(result.skipped)
-    print(f"floe-cases: {max(0, result.testsRun - failed)} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+        return cli_support.cannot_run("FLOE_TEST_PROXY_ENDPOINT / FLOE_TEST_PROXY_CONTROL are not set: run "
+                                      "scripts/test, which starts moto and the test proxy")
+    return cli_support.run_suite(unittest.TestLoader().loadTestsFromTestCase(Whoami))
 
 
 if __name__ == "__main__":

@@ -187,17 +187,13 @@ struct world {
       co_return co_await s3->async_get_object(bucket, key, asio::use_awaitable);
     });
   }
+  // Creates `bucket` and puts "hello" at `key`.
   void make_bucket(std::string const& bucket, std::string const& key) {
     auto made = run([&]() -> asio::awaitable<floe::result<void>> {
-      auto b = co_await s3->async_create_bucket(bucket, asio::use_awaitable);
-      if (!b) co_return b.error();
-      std::string const body = "hello";
-      auto src = floe::http::body_source::memory(body);
-      auto p = co_await s3->async_put_object(bucket, key, src, asio::use_awaitable);
-      if (!p) co_return p.error();
-      co_return floe::result<void>();
+      co_return co_await s3->async_create_bucket(bucket, asio::use_awaitable);
     });
     REQUIRE_MESSAGE(made.has_value(), (made ? std::string() : made.error().what()));
+    put_hello(bucket, {key});
   }
   // Runs `f` on the io thread (quotas live on their client's executor).
   template <class F>
@@ -207,11 +203,16 @@ struct world {
       co_return;
     });
   }
+  // Puts "hello" at k0 .. k<n-1>.
   void put_objects(std::string const& bucket, int n) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < n; ++i) keys.push_back("k" + std::to_string(i));
+    put_hello(bucket, keys);
+  }
+  void put_hello(std::string const& bucket, std::vector<std::string> const& keys) {
     auto made = run([&]() -> asio::awaitable<floe::result<void>> {
-      for (int i = 0; i < n; ++i) {
-        std::string const key = "k" + std::to_string(i);
-        std::string const body = "hello";
+      std::string const body = "hello";
+      for (auto const& key : keys) {
         auto src = floe::http::body_source::memory(body);
         auto p = co_await s3->async_put_object(bucket, key, src, asio::use_awaitable);
         if (!p) co_return p.error();

@@ -7,11 +7,10 @@
 
 #include <doctest/doctest.h>
 
-#include <cstdlib>
-#include <fstream>
+#include "test_data.hpp"
+
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 
 using floe::errc;
@@ -27,14 +26,7 @@ struct raw_reply {
 };
 
 raw_reply read_vector(std::string const& name) {
-  char const* data = std::getenv("FLOE_TEST_DATA");
-  REQUIRE_MESSAGE(data != nullptr, "FLOE_TEST_DATA is not set: run through meson test");
-  std::string const path = std::string(data) + "/vectors/errors/" + name;
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "missing vector " << path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string const all = ss.str();
+  std::string const all = floe_test::slurp(floe_test::reply_vector_dir() + name);
   auto const head_end = all.find("\r\n\r\n");
   REQUIRE(head_end != std::string::npos);
   raw_reply r;

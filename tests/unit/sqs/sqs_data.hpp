@@ -6,30 +6,19 @@
 
 #include <simdjson.h>
 
+#include "test_data.hpp"
+
 #include <cctype>
-#include <cstdlib>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace sqs_test {
 
-inline std::string data_dir() {
-  char const* v = std::getenv("FLOE_TEST_DATA");
-  if (v == nullptr || *v == '\0') FAIL("FLOE_TEST_DATA is not set: run this test through `meson test`");
-  return std::string(v) + "/sqs/";
-}
+inline std::string data_dir() { return floe_test::env_or_fail("FLOE_TEST_DATA") + "/sqs/"; }
 
-inline std::string slurp(std::string const& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) FAIL("cannot read ", path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using floe_test::slurp;
 
 struct reply {
   unsigned status = 0;

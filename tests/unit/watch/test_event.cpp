@@ -5,9 +5,8 @@
 
 #include <doctest/doctest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include "test_data.hpp"
+
 #include <string>
 
 using floe::errc;
@@ -15,15 +14,7 @@ using namespace floe::watch;
 
 namespace {
 
-std::string event_file(std::string const& name) {
-  char const* dir = std::getenv("FLOE_TEST_DATA");
-  REQUIRE_MESSAGE(dir != nullptr, "FLOE_TEST_DATA is not set: run through meson test");
-  std::ifstream in(std::string(dir) + "/events/" + name, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "missing test data events/" << name);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string event_file(std::string const& name) { return floe_test::data_file("events/" + name); }
 
 event_message parse_ok(std::string const& body) {
   auto r = parse_event_message(body);
