@@ -11,6 +11,15 @@
                                    the same S3 replies from another store on
                                    loopback (e.g. the Ceph RGW scripts/test
                                    starts) -> corpus/s3_replies/PREFIX-*
+  fuzz/seed_corpora.py replies     the captured replies of tests/data/vectors/errors/
+                                   (vector-*), the scripted server's reply shapes
+                                   and hand-written framings (edge-*), each behind
+                                   the target's options and split bytes
+                                   -> corpus/http_reply_head/
+  fuzz/seed_corpora.py ledger      commits, checkpoints and hints as the ledger
+                                   writes them (the shapes of tests/unit/ledger and
+                                   tests/integration/ledger: escapes, UTF-8, version
+                                   ids, the genesis) and near misses -> corpus/ledger/
 
 Only loopback endpoints are accepted. Files are written, never deleted; the
 hand-written seeds beside them are kept as they are.
@@ -189,11 +198,136 @@ def moto():
         proc.wait(timeout=10)
 
 
+def framed(options, split, wire):
+    """An http_reply_head input: its options byte, its split byte, the bytes."""
+    return bytes([options, split]) + wire
+
+
+def replies():
+    src = os.path.join(ROOT, "tests", "data", "vectors", "errors")
+    for name in sorted(os.listdir(src)):
+        if not name.endswith(".http"):
+            continue
+        with open(os.path.join(src, name), "rb") as fh:
+            wire = fh.read()
+        base = name[:-5]
+        write("http_reply_head", "vector-" + base, framed(0, 7, wire))
+        write("http_reply_head", "vector-" + base + "-head", framed(1, 3, wire))          # as a reply to HEAD
+        write("http_reply_head", "vector-" + base + "-limits", framed(0xd4, 11, wire))    # 1 KiB head, 0/16-byte bodies
+    ok = b"HTTP/1.1 200 OK\r\n"
+    cases = {
+        # the scripted server's shapes (tests/support/scripted_s3.py)
+        "scripted-200-length": b"HTTP/1.1 200 OK\r\nContent-Type: application/xml\r\nContent-Length: 5\r\n\r\nhello",
+        "scripted-503-slowdown": b"HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\nContent-Length: 98\r\n\r\n"
+        b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code><Message>Reduce</Message></Error>\n",
+        "scripted-close": ok + b"Connection: close\r\n\r\nuntil the close",
+        "edge-chunked": ok + b"Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+        "edge-chunked-ext-trailer": ok + b"Transfer-Encoding: chunked\r\n\r\n5;x=y\r\nhello\r\n0\r\nT: t\r\n\r\n",
+        "edge-chunked-bad-size": ok + b"Transfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n",
+        "edge-chunked-huge-size": ok + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\nx\r\n",
+        "edge-gzip-chunked": ok + b"Transfer-Encoding: gzip, chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n",
+        "edge-te-twice": ok + b"Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "edge-length-and-te": ok + b"Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "edge-length-twice-same": ok + b"Content-Length: 2\r\nContent-Length: 2\r\n\r\nok",
+        "edge-length-twice-other": ok + b"Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello!",
+        "edge-length-list": ok + b"Content-Length: 2, 2\r\n\r\nok",
+        "edge-length-huge": ok + b"Content-Length: 18446744073709551616\r\n\r\n",
+        "edge-length-short": ok + b"Content-Length: 1234\r\n\r\nHTTP/1.1 200 OK",
+        "edge-length-then-next": ok + b"Content-Length: 5\r\n\r\nhelloHTTP/1.1 204 No Content\r\n\r\n",
+        "edge-100-then-201": b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok",
+        "edge-103-100-200": b"HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n"
+        b"HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx",
+        "edge-204-length": b"HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\nHTTP/1.1 200 OK",
+        "edge-304-etag": b"HTTP/1.1 304 Not Modified\r\nETag: \"e\"\r\nContent-Length: 10\r\n\r\n",
+        "edge-http10": b"HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx",
+        "edge-http09": b"HTTP/0.9 200 OK\r\n\r\n",
+        "edge-http2": b"HTTP/2 200\r\n\r\n",
+        "edge-status-low": b"HTTP/1.1 099 Low\r\n\r\n",
+        "edge-status-four": b"HTTP/1.1 2000 OK\r\n\r\n",
+        "edge-empty-reason": b"HTTP/1.1 503 \r\nContent-Length: 0\r\n\r\n",
+        "edge-obs-fold": ok + b"X-A: one\r\n\t two\r\n  three\r\nContent-Length: 0\r\n\r\n",
+        "edge-lone-cr": ok + b"X-A: a\rInjected: b\r\n\r\n",
+        "edge-bare-lf": b"HTTP/1.1 200 OK\nContent-Length: 0\n\n",
+        "edge-nul": ok + b"X-A: a\x00b\r\n\r\n",
+        "edge-bad-name": ok + b"Bad Name: x\r\n: empty\r\n\r\n",
+        "edge-control-reason": b"HTTP/1.1 200 O\x01K\r\n\r\n",
+        "edge-utf8-value": ok + b"X-Amz-Meta-Name: \xc3\xa9t\xc3\xa9\r\nContent-Length: 0\r\n\r\n",
+        "edge-request-line": b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+        "edge-partial-head": ok + b"Content-",
+        "edge-empty": b"",
+    }
+    for name, wire in cases.items():
+        write("http_reply_head", name, framed(0, 5, wire))
+    big = ok + b"X-Filler: " + b"f" * 300 + b"\r\nContent-Length: 0\r\n\r\n"
+    write("http_reply_head", "edge-header-limit-256", framed(0x04, 9, big))
+    write("http_reply_head", "edge-header-limit-40", framed(0x0c, 1, b"HTTP/1.1 200 " + b"r" * 60 + b"\r\n\r\n"))
+    write("http_reply_head", "edge-body-limit-16", framed(0x20, 2, ok + b"Content-Length: 20\r\n\r\n" + b"0123456789" * 2))
+    write("http_reply_head", "edge-error-body-limit-16",
+          framed(0x80, 4, b"HTTP/1.1 500 Oops\r\nTransfer-Encoding: chunked\r\n\r\n9\r\nabcdefghi\r\n9\r\njklmnopqr\r\n0\r\n\r\n"))
+    write("http_reply_head", "edge-head-request-length", framed(0x01, 6, ok + b"Content-Length: 1234\r\n\r\n"))
+    write("http_reply_head", "edge-interim-wanted", framed(0x02, 8, b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n\r\n"))
+
+
+def ledger():
+    def j(v):
+        return json.dumps(v, ensure_ascii=False, separators=(",", ":")).encode()
+
+    def commit(n, entries, write_id="abc123.7", writer="host-1/pid 42 \u2603", time_="2025-01-02T03:04:05Z"):
+        return j({"floe_ledger": 1, "kind": "commit", "commit": n, "write_id": write_id, "writer": writer,
+                  "time": time_, "entries": entries})
+
+    sample = [["lake", "raw/a.parquet", "0bbc18cdea1c4aaa17777d441214774a", 10],
+              ["lake", "in/day 1/a+b%c \u00e9\u2603.parquet", "ad75efb1f93d0873aa6555e8c351656d-2", 5242884],
+              ["other", "q\"uote\\back\nline", "e", 0, "3HL4kqtJlcpXroDTDmJ+rmSpXd3dIbrHY"]]
+    w = lambda name, data: write("ledger", name, data)
+    w("commit-sample", commit(7, sample))
+    w("commit-genesis", commit(0, [], write_id="g.0", writer="", time_="1970-01-01T00:00:00Z"))
+    w("commit-ascii-escaped", json.dumps({"floe_ledger": 1, "kind": "commit", "commit": 3, "write_id": "w",
+                                          "writer": "x\u0001", "time": "t", "entries": sample}).encode())
+    w("commit-future-member", commit(3, [], write_id="w", writer="x", time_="t")[:-1] + b',"future_member":{"x":1}}')
+    w("commit-max-number", commit(18446744073709551615, [["b", "k", "e", 18446744073709551615]]))
+    w("commit-long-key", commit(5, [["b", "k" * 1024, "e" * 1024, 1, "v" * 1024]]))
+    w("near-commit-key-too-long", commit(5, [["b", "k" * 1025, "e", 1]]))
+    w("near-commit-genesis-entries", commit(0, [["b", "k", "e", 1]]))
+    w("near-commit-version-2", commit(1, [])[:-1].replace(b'"floe_ledger":1', b'"floe_ledger":2') + b"}")
+    w("near-commit-three-members", commit(3, [["b", "k", "e"]]))
+    w("near-commit-negative-size", commit(3, [["b", "k", "e", -1]]))
+    w("near-commit-empty-version", commit(3, [["b", "k", "e", 1, ""]]))
+    w("near-commit-empty-etag", commit(3, [["b", "k", "", 1]]))
+    w("near-commit-quote-etag", commit(3, [["b", "k", "e\"", 1]]))
+    w("near-commit-slash-bucket", commit(3, [["a/b", "k", "e", 1]]))
+    w("near-commit-lone-surrogate", commit(3, [])[:-13] + b'"entries":[["b","\\ud800","e",1]]}')
+    w("near-commit-truncated", commit(7, sample)[:-9])
+    w("near-commit-not-object", b"[]")
+    w("near-commit-bad-write-id", commit(3, [], write_id="", writer="x"))
+    lines = [j({"floe_ledger": 1, "kind": "checkpoint", "commit": 100, "entries": len(sample)})] + [j(e) for e in sample]
+    w("checkpoint-sample", b"\n".join(lines) + b"\n")
+    w("checkpoint-empty", j({"floe_ledger": 1, "kind": "checkpoint", "commit": 0, "entries": 0}) + b"\n")
+    w("near-checkpoint-no-last-newline", b"\n".join(lines))
+    w("near-checkpoint-fewer", b"\n".join(lines[:-1]) + b"\n")
+    w("near-checkpoint-twice", b"\n".join(lines + [lines[1]]).replace(b'"entries":3', b'"entries":4') + b"\n")
+    w("near-checkpoint-blank-line", b"\n".join(lines[:2] + [b""] + lines[2:]) + b"\n")
+    w("near-checkpoint-crlf", b"\r\n".join(lines) + b"\r\n")
+    w("hint", j({"floe_ledger": 1, "kind": "hint", "checkpoint": 100}))
+    w("near-hint-string", j({"floe_ledger": 1, "kind": "hint", "checkpoint": "100"}))
+    w("name-commit", b"00000000000000000007.json")
+    w("name-checkpoint", b"00000000000000000100.ndjson")
+    w("name-max", b"18446744073709551615.json")
+    w("near-name-overflow", b"18446744073709551616.json")
+    w("near-name-sign", b"+0000000000000000007.json")
+    w("prefix", b"/tables/events/")
+    w("near-prefix-double-slash", b"tables//events")
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 2 and sys.argv[1] == "vectors":
         vectors()
     elif len(sys.argv) >= 2 and sys.argv[1] == "moto":
         moto()
+    elif len(sys.argv) >= 2 and sys.argv[1] == "replies":
+        replies()
+    elif len(sys.argv) >= 2 and sys.argv[1] == "ledger":
+        ledger()
     elif len(sys.argv) == 6 and sys.argv[1] == "store":
         store(*sys.argv[2:])
     else:

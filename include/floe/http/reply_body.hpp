@@ -20,6 +20,10 @@
 
 namespace floe::http::detail {
 
+/// The most of a declared Content-Length reserved before the bytes come;
+/// a longer body grows as it arrives.
+inline constexpr std::uint64_t max_body_reserve = 1024 * 1024;
+
 class reply_body {
  public:
   using error_code = boost::system::error_code;

@@ -142,7 +142,10 @@ class reply_reader {
 
   // Parses what it can of `bytes`; returns how many it used. The rest is an
   // incomplete head (feed it again with more after it) or bytes after the
-  // reply (the next reply's, on a keep-alive connection).
+  // reply (the next reply's, on a keep-alive connection). A head is parsed
+  // once it is whole (up to its empty line), reaches header_limit or shows
+  // a line end no head may have, so the outcome does not depend on how the
+  // bytes were cut: until then nothing of it is used.
   FLOE_DECL std::size_t feed(std::string_view bytes);
   // The peer closed the stream with every byte fed: whether that ends the
   // reply (a body delimited by the close). If not, the reply was cut short.
@@ -167,12 +170,15 @@ class reply_reader {
  private:
   void start();
   void fail(error_code ec);
+  std::size_t head_extent(std::string_view head);
 
   response& res_;
   reply_body body_;
   std::optional<reply_parser> parser_;
   error_code cause_;  // as the parser or the sink said it (error() maps it)
   std::uint32_t header_limit_;
+  std::size_t head_scanned_ = 0;  // bytes of the pending head already searched for its end
+  bool chunk_start_ = false;      // a chunked body of which nothing was parsed yet
   state state_ = state::reading;
   reply_parser::origin origin_ = reply_parser::origin::syntax;
   bool head_request_;

@@ -42,7 +42,8 @@ inline constexpr std::size_t max_write_id_bytes = 128;
 inline constexpr std::size_t max_writer_bytes = 1024;
 
 /// "P" normalised: "" or ending in '/'; no leading '/'. Errors
-/// (invalid_argument): longer than 900 bytes, not UTF-8, "//" in it.
+/// (invalid_argument): longer than 900 bytes with its final '/', not
+/// UTF-8, "//" in it. A normalised prefix normalises to itself.
 FLOE_DECL result<std::string> normalize_prefix(std::string_view prefix);
 
 FLOE_DECL std::string commit_key(std::string_view prefix, std::uint64_t n);

@@ -3,6 +3,8 @@
 
 #include <floe/error.hpp>
 
+#include <algorithm>
+
 namespace floe::http::detail {
 
 FLOE_DECL void reply_body::begin(bool has_length, std::uint64_t length, error_code& ec) {
@@ -18,8 +20,11 @@ FLOE_DECL void reply_body::begin(bool has_length, std::uint64_t length, error_co
     ec = make_error_code(errc::reply_too_large);
     return;
   }
+  // What the head declares is reserved up to max_body_reserve only: the
+  // bytes may never come, and a length within an unbounded limit can be
+  // more than any string holds (std::length_error).
   if (has_length && (target_ == target::memory || target_ == target::error_memory))
-    res_.body.reserve(static_cast<std::size_t>(length));
+    res_.body.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(length, max_body_reserve)));
   if (target_ == target::file) {
     file_.fd = ::open(sink_.path().c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (file_.fd < 0) ec = errno_code();

@@ -4,6 +4,7 @@
 #include <boost/asio/buffer.hpp>
 #include <boost/beast/http/error.hpp>
 
+#include <algorithm>
 #include <new>
 
 namespace floe::http {
@@ -84,6 +85,8 @@ FLOE_DECL reply_reader::reply_reader(response& res, request const& req, reply_li
 }
 
 inline void reply_reader::start() {
+  head_scanned_ = 0;
+  chunk_start_ = false;
   parser_.emplace(res_.status, res_.headers, &body_);
   parser_->header_limit(header_limit_);
   parser_->body_limit(boost::none);
@@ -97,12 +100,57 @@ inline void reply_reader::fail(error_code cause) {
   state_ = state::failed;
 }
 
+// How much of `head` (the bytes from a head's first) to give the parser, 0
+// while it cannot be judged yet: up to the end of the whole head (its empty
+// line), or of a line end no head may have (a bare LF, a CR without its
+// LF), or header_limit bytes. The parser is given exactly that at once.
+// Beast judges what it is given at once, but once it has had part of a head
+// it waits for the empty line before it looks again: a head's faults would
+// be found or not, and named differently, depending on how its bytes
+// happened to arrive.
+inline std::size_t reply_reader::head_extent(std::string_view head) {
+  std::size_t const end = std::min<std::size_t>(head.size(), header_limit_);
+  // From before where the last look ended: a CR there may now have its next byte.
+  for (std::size_t i = head_scanned_ > 3 ? head_scanned_ - 3 : 0; i < end; ++i) {
+    char const c = head[i];
+    if (c == '\n') {
+      if (i == 0 || head[i - 1] != '\r') return i + 1;                      // a bare LF
+      if (i >= 3 && head[i - 2] == '\n' && head[i - 3] == '\r') return i + 1;  // the empty line
+    } else if (c == '\r' && i + 1 < head.size() && head[i + 1] != '\n') {
+      return std::min<std::size_t>(i + 2, header_limit_);  // a CR without its LF
+    }
+  }
+  if (head.size() >= header_limit_) return header_limit_;
+  head_scanned_ = head.size();
+  return 0;
+}
+
 FLOE_DECL std::size_t reply_reader::feed(std::string_view bytes) {
   std::size_t used = 0;
   while (state_ == state::reading && used < bytes.size()) {
+    std::size_t give = bytes.size() - used;
+    // Beast asserts (boost 1.81, basic_parser.ipp parse_chunk_header) that a
+    // last chunk it saw without its end comes back with 5 bytes at least,
+    // which a body starting with it ("0\r\n", then "\r") does not; no
+    // chunked body is shorter than 5 bytes ("0\r\n\r\n"), so waiting for them
+    // costs nothing.
+    if (chunk_start_ && give < 5) break;
+    bool const head = !parser_->got_some();
+    if (head) {
+      give = head_extent(bytes.substr(used));
+      if (give == 0) break;
+    }
     error_code ec;
-    auto const n = parser_->put(boost::asio::const_buffer(bytes.data() + used, bytes.size() - used), ec);
+    auto const n = parser_->put(boost::asio::const_buffer(bytes.data() + used, give), ec);
     used += n;
+    if (head) chunk_start_ = parser_->is_header_done() && parser_->chunked() && !parser_->is_done();
+    else if (n > 0) chunk_start_ = false;
+    if (head && (!ec || ec == beast_http::error::need_more) && !parser_->is_header_done()) {
+      // All a head may be was given and it is not whole: too long, or a bad
+      // line end Beast had not reached a verdict on.
+      fail(give >= header_limit_ ? beast_http::error::header_limit : beast_http::error::bad_line_ending);
+      break;
+    }
     if (ec == beast_http::error::need_more) {
       if (n == 0) break;
       continue;
@@ -171,8 +219,12 @@ FLOE_DECL head_parse parse_reply_head(std::string_view bytes, reply_head& head,
     p.eager(false);  // stop after the head
     if (params.head_request) p.skip(true);
     boost::system::error_code ec;
-    auto const n = p.put(boost::asio::const_buffer(bytes.data(), bytes.size()), ec);
-    if (ec == detail::beast_http::error::need_more) return out;
+    // No more than header_limit: Beast would count its limit afresh for the
+    // fields once it had taken the status line alone.
+    auto const give = std::min<std::size_t>(bytes.size(), params.header_limit);
+    auto const n = p.put(boost::asio::const_buffer(bytes.data(), give), ec);
+    if (ec == detail::beast_http::error::need_more && give < params.header_limit) return out;
+    if (ec == detail::beast_http::error::need_more) ec = detail::beast_http::error::header_limit;
     if (ec) {
       out.state = head_state::refused;
       out.err.code = detail::failure_code(p.failed_at(), ec);

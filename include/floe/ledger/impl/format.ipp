@@ -73,7 +73,10 @@ inline void begin_head(json::writer& w, std::string_view kind, std::string_view 
 FLOE_DECL result<std::string> normalize_prefix(std::string_view prefix) {
   auto bad = [&](std::string why) { return error(errc::invalid_argument, "ledger prefix: " + why); };
   while (!prefix.empty() && prefix.front() == '/') prefix.remove_prefix(1);
-  if (prefix.size() > 900) return bad("longer than 900 bytes");
+  // The bound is the normalised prefix's, its final '/' included, so that
+  // a normalised prefix normalises to itself.
+  if (prefix.size() + (!prefix.empty() && prefix.back() != '/') > 900)
+    return bad("longer than 900 bytes (with its final '/')");
   if (!json::valid_utf8(prefix)) return bad("not UTF-8");
   if (prefix.find("//") != std::string_view::npos) return bad("contains \"//\"");
   std::string p(prefix);
