@@ -189,8 +189,10 @@ FLOE_DECL void client::abort_detached(std::string const& bucket, std::string con
     asio::co_spawn(
         ex, [own = std::move(own), b = bucket, k = key, u = upload_id]() { return own->abort_multipart(b, k, u); },
         asio::detached);
-  } catch (std::bad_alloc const&) {
-    // Best effort, as the abort itself: a lifecycle rule cleans up what this misses.
+  } catch (std::exception const&) {
+    // Best effort, as the abort itself: making the client may fail (memory,
+    // a TLS context), and that must not turn the upload's own error into an
+    // exception. A lifecycle rule cleans up what this misses.
   }
 }
 
