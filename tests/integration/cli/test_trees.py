@@ -89,6 +89,63 @@ class Trees(StoreCase):
         self.assertEqual(self.floe("sync", "t", self.uri("syaws/floe/"), cwd=d).stdout, b"")
         self.assertEqual(self.aws("sync", "--no-progress", "t", self.uri("syaws/aws/"), cwd=d).stdout, b"")
 
+    def test_sync_walks_names_in_the_order_s3_lists_them(self):
+        # '-' (0x2d) and '.' (0x2e) sort before '/' (0x2f), '0' after it, a
+        # space before all three, capitals before small letters, UTF-8 after
+        # ASCII: a local walk out of step with the listing would send again
+        # what is there (and --delete remove it).
+        tree = {"a-b": b"1", "a.txt": b"2", "a/b": b"3", "a/c-d/e": b"4", "a/c.e": b"5", "a/c/f": b"6",
+                "a0": b"7", "Z": b"8", "a b": b"9", "\u00e9/x": b"10"}
+        d = self.tmpdir()
+        write_tree(os.path.join(d, "up"), tree, mtime=HOUR_AGO)
+        writes = self.write_counter("ord/")
+        r = self.floe("sync", "up", self.uri("ord/up/"), cwd=d)
+        self.assertEqual(len(lines(r)), len(tree))
+        self.assertEqual(self.floe("sync", "--delete", "up", self.uri("ord/up/"), cwd=d).stdout, b"")
+        self.assertEqual(writes(), len(tree))
+        r = self.floe("sync", self.uri("ord/up/"), "down", cwd=d)
+        self.assertEqual(len(lines(r)), len(tree))
+        self.assertEqual(self.floe("sync", "--delete", self.uri("ord/up/"), "down", cwd=d).stdout, b"")
+        for k, v in tree.items():
+            with open(os.path.join(d, "down", k), "rb") as fh:
+                self.assertEqual(fh.read(), v, k)
+        r = self.floe("sync", self.uri("ord/up/"), self.uri("ord/across/"))
+        self.assertEqual(len(lines(r)), len(tree))
+        before = writes()
+        self.assertEqual(self.floe("sync", "--delete", self.uri("ord/up/"), self.uri("ord/across/")).stdout, b"")
+        self.assertEqual(writes(), before)
+
+    def test_sync_follows_links_to_directories_like_aws(self):
+        d = self.tmpdir()
+        write_tree(os.path.join(d, "shared"), {"s.txt": b"s"}, mtime=HOUR_AGO)
+        write_tree(os.path.join(d, "t"), {"own/o.txt": b"o"}, mtime=HOUR_AGO)
+        os.symlink(os.path.join(d, "shared"), os.path.join(d, "t", "linked"))
+        mine = self.floe("sync", "t", self.uri("sylink/floe/"), cwd=d)
+        theirs = self.aws("sync", "--no-progress", "t", self.uri("sylink/aws/"), cwd=d)
+        self.assertEqual(lines(mine), [ln.replace("/aws/", "/floe/") for ln in lines(theirs)])
+        self.assertEqual(self.keys("sylink/floe/"), ["sylink/floe/linked/s.txt", "sylink/floe/own/o.txt"])
+        # Over the tree aws uploaded, --delete finds nothing to send or remove.
+        writes = self.write_counter("sylink/")
+        self.assertEqual(self.floe("sync", "--delete", "t", self.uri("sylink/aws/"), cwd=d).stdout, b"")
+        self.assertEqual(writes(), 0)
+        # A link back up the tree is skipped (named), and what the store holds
+        # under it is not taken for something the source lacks.
+        os.symlink(os.path.join(d, "t"), os.path.join(d, "t", "own", "back"))
+        self.floe("put", self.uri("sylink/floe/own/back/own/o.txt"), input=b"o")
+        before = writes()
+        r = self.floe("sync", "--delete", "t", self.uri("sylink/floe/"), cwd=d)
+        self.assertEqual(r.stdout, b"")
+        self.assertIn("floe: sync: skipped t/own/back: a symbolic link to a directory that holds it (a loop)",
+                      r.stderr.decode())
+        self.assertEqual(writes(), before)
+        self.assertIn("sylink/floe/own/back/own/o.txt", self.keys("sylink/floe/"))
+        # Down into a tree whose directory is a link: what is there through
+        # it is unchanged, nothing is fetched or removed.
+        os.unlink(os.path.join(d, "t", "own", "back"))
+        self.floe("rm", self.uri("sylink/floe/own/back/own/o.txt"))
+        r = self.floe("sync", "--delete", "--size-only", self.uri("sylink/floe/"), "t", cwd=d)
+        self.assertEqual(r.stdout, b"")
+
     # ---- sync, S3 to local and S3 to S3 ----------------------------------------------
 
     def test_sync_down_keeps_times_and_exact_timestamps(self):
