@@ -493,6 +493,10 @@ class CliCases(unittest.TestCase):
             self.assertFalse(any(n.startswith("back.bin.floe-") for n in os.listdir(d)))
             # On a terminal the same download draws a bar; a small one does not.
             self.assertIn(b"download big.bin", self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "tty.bin")))
+            # --quiet and --only-show-errors draw no bar, in either direction.
+            for quiet in ("--quiet", "--only-show-errors"):
+                self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "q.bin"), quiet), b"")
+                self.assertEqual(self.stderr_on_terminal("cp", src, self.uri("big/q.bin"), quiet), b"")
             self.floe("put", self.uri("big/small"), input=b"small")
             self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/small"), os.path.join(d, "small")), b"")
 
