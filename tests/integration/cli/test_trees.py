@@ -204,7 +204,8 @@ class Trees(StoreCase):
             time.sleep(0.05)
         self.floe("put", self.uri("ss/src/d"), input=b"D")
         r = self.floe("sync", self.uri("ss/src/"), self.uri("ss/dst/"))
-        self.assertEqual(lines(r), [f"copy: {self.uri('ss/src/' + k)} to {self.uri('ss/dst/' + k)}" for k in ("a", "d")])
+        self.assertEqual(lines(r), [f"copy: {self.uri('ss/src/' + k)} to {self.uri('ss/dst/' + k)}"
+                                    for k in ("a", "d")])
         self.assertEqual(self.floe("cat", self.uri("ss/dst/d")).stdout, b"D")
         # --delete removes what the source lacks, and only that.
         self.floe("put", self.uri("ss/dst/extra"), input=b"x")
