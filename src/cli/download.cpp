@@ -84,7 +84,8 @@ boost::asio::awaitable<int> download_one(context& x, std::string const& bucket, 
     if (!made) co_return fail(x, made.error(), "GetObject", resource);
   }
   std::uint64_t size = 0;
-  bool const may_show = !quiet && !x.cl.no_progress && stderr_is_tty() && !to_stdout;
+  bool const may_show =
+      !quiet && !x.cl.no_progress && !x.cl.quiet && !x.cl.only_show_errors && stderr_is_tty() && !to_stdout;
   if (may_show) {
     // The size decides whether a bar is drawn; only asked on a terminal.
     op_trace htrace(x, "HeadObject", "HEAD", bucket, std::string_view(key));

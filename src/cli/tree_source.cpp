@@ -18,6 +18,26 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The walk's order (tree_entry::rel ascending, in bytes) as each entry
+// comes: one out of place, or the same name twice, would make sync take an
+// entry one side has for one it lacks (and --delete remove it).
+class order_check {
+ public:
+  // Empty when `name` comes after the last; else what is wrong with it.
+  std::string misplaced(std::string const& name) {
+    std::string why;
+    if (started_ && name == last_) why = "came twice";
+    else if (started_ && name < last_) why = "came after '" + last_ + "'";
+    started_ = true;
+    last_ = name;
+    return why;
+  }
+
+ private:
+  std::string last_;
+  bool started_ = false;
+};
+
 class s3_source final : public tree_source {
  public:
   s3_source(context& x, std::string bucket, std::string prefix) : pages_(x, std::move(bucket), std::move(prefix), "") {}
@@ -28,6 +48,10 @@ class s3_source final : public tree_source {
         auto& o = page_.objects[at_++];
         std::string_view rel = std::string_view(o.key).substr(pages_.prefix().size());
         if (rel.empty() || (rel.back() == '/' && o.size == 0)) continue;  // the prefix itself, a directory marker
+        // Keys in order are rels in order: they share the prefix.
+        if (auto why = order_.misplaced(o.key); !why.empty())
+          co_return error(errc::malformed_reply, "the listing is not in order: key '" + o.key + "' " + why +
+                                                     " (S3 lists each key once, in byte order); stopped there");
         out.rel = std::string(rel);
         out.size = o.size;
         out.mtime = epoch_of_iso8601(o.last_modified).value_or(0);
@@ -45,6 +69,7 @@ class s3_source final : public tree_source {
   list_pages pages_;
   s3::list_page page_;
   std::size_t at_ = 0;
+  order_check order_;
 };
 
 // Why a directory entry is not sent: `own` is the entry itself, `target`
@@ -74,7 +99,9 @@ class local_source final : public tree_source {
   boost::asio::awaitable<result<bool>> next(tree_entry& out) override {
     if (!started_) {
       started_ = true;
-      auto opened = open_level("");
+      struct ::stat st {};
+      if (::stat(root_.c_str(), &st) != 0) co_return system_error_of(errno, "reading " + root_);
+      auto opened = open_level("", st);
       if (!opened) co_return opened.error();
     }
     while (!levels_.empty()) {
@@ -85,20 +112,28 @@ class local_source final : public tree_source {
       }
       auto const& item = lv.names[lv.at++];
       std::string rel = lv.rel + item.name;
+      std::string const path = root_ + rel;
       if (item.directory) {
-        auto opened = open_level(rel + "/");
+        struct ::stat st {};
+        if (::stat(path.c_str(), &st) != 0) co_return system_error_of(errno, "reading " + path);
+        if (on_the_way(st)) {
+          skip({path, std::move(rel), "a symbolic link to a directory that holds it (a loop)", true});
+          continue;
+        }
+        auto opened = open_level(rel + "/", st);
         if (!opened) co_return opened.error();
         continue;
       }
-      std::string const path = root_ + rel;
       std::error_code ec;
       auto const own = fs::symlink_status(path, ec);
       auto const target = fs::status(path, ec);
       struct ::stat st {};
       if (!fs::is_regular_file(target) || ::stat(path.c_str(), &st) != 0) {
-        if (skipped_) skipped_(path, not_regular_reason(own, target));
+        skip({path, std::move(rel), not_regular_reason(own, target), false});
         continue;
       }
+      if (auto why = order_.misplaced(rel); !why.empty())
+        co_return error(errc::malformed_reply, "reading " + root_ + ": '" + rel + "' " + why + "; stopped there");
       out.rel = std::move(rel);
       out.size = static_cast<std::uint64_t>(st.st_size);
       out.mtime = static_cast<std::int64_t>(st.st_mtim.tv_sec);
@@ -111,7 +146,7 @@ class local_source final : public tree_source {
  private:
   struct name {
     std::string name;
-    bool directory = false;
+    bool directory = false;  // or a link to one
     // What orders it: a directory sorts as "name/", so that "a.txt" comes
     // before everything in "a/" as "a.txt" < "a/b" in a listing.
     std::string order;
@@ -120,18 +155,32 @@ class local_source final : public tree_source {
     std::string rel;  // "" or "sub/dir/"
     std::vector<name> names;
     std::size_t at = 0;
+    dev_t dev = 0;  // the directory itself, where a link
+    ino_t ino = 0;  // may lead back to it
   };
 
-  result<void> open_level(std::string rel) {
+  // Whether the directory `st` is one the walk is in (a link to it loops).
+  bool on_the_way(struct ::stat const& st) const {
+    return std::any_of(levels_.begin(), levels_.end(),
+                       [&](level const& lv) { return lv.dev == st.st_dev && lv.ino == st.st_ino; });
+  }
+
+  void skip(skipped_entry e) {
+    if (skipped_) skipped_(e);
+  }
+
+  result<void> open_level(std::string rel, struct ::stat const& st) {
     level lv;
     lv.rel = std::move(rel);
+    lv.dev = st.st_dev;
+    lv.ino = st.st_ino;
     std::string const dir = root_ + lv.rel;
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
       name n;
       n.name = it->path().filename().string();
       std::error_code sec;
-      n.directory = fs::is_directory(it->symlink_status(sec));
+      n.directory = fs::is_directory(it->status(sec));  // a link to a directory is walked too
       n.order = n.directory ? n.name + "/" : n.name;
       lv.names.push_back(std::move(n));
     }
@@ -144,6 +193,7 @@ class local_source final : public tree_source {
   std::string root_;
   skipped_fn skipped_;
   std::vector<level> levels_;
+  order_check order_;
   bool started_ = false;
 };
 

@@ -13,6 +13,7 @@
 #include "s3_uri.hpp"
 #include "shown_path.hpp"
 #include "spill_buffer.hpp"
+#include "spill_list.hpp"
 #include "transfer.hpp"
 #include "tree_source.hpp"
 
@@ -22,6 +23,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -89,10 +91,24 @@ struct run {
   spill_buffer deleted;  // JSON values, comma-separated
   json_writer deleted_values{json_elements};  // writes them
   std::vector<std::pair<std::string, std::string>> skipped;
+  // What the source has but does not send (a fifo, a loop): never taken
+  // for something it lacks. A rel, or a rel and '/' for a whole subtree.
+  std::set<std::string> kept;
   std::vector<error> errors;
-  delete_tally deletes;                    // sync --delete (its keys go to `deleted` under --json)
-  std::vector<std::string> batch;          // S3 keys waiting for a DeleteObjects
-  std::uint64_t unchanged = 0;
+  // sync --delete: the destination's extra entries (rels), held until both
+  // walks have ended whole; then removed (S3: DeleteObjects batches, whose
+  // keys go to `deleted` under --json), or, after any error, none of them.
+  spill_list extra;
+  delete_tally deletes;
+  std::uint64_t unchanged = 0, not_deleted = 0;
+
+  // Whether the source skipped `rel` or a directory holding it.
+  bool kept_by_source(std::string const& rel) const {
+    auto it = kept.upper_bound(rel);  // what is <= rel comes before it
+    if (it == kept.begin()) return false;
+    --it;
+    return *it == rel || (it->back() == '/' && rel.starts_with(*it));
+  }
 
   std::string_view word() const {
     if (verb == tree_verb::mv) return "move";
@@ -165,26 +181,48 @@ awaitable<int> transfer_entry(run& st, tree_entry const& e) {
   co_return exit_ok;
 }
 
-// sync --delete: one destination entry the source lacks. S3 keys are
-// gathered into DeleteObjects batches; a local file goes at once.
-awaitable<int> remove_extra(run& st, job_pool& pool, tree_entry const& d) {
+// sync --delete: one destination entry the source lacks, held until both
+// walks have ended (a listing that fails or breaks its order later must
+// delete nothing).
+int hold_extra(run& st, tree_entry const& d) {
+  if (st.kept_by_source(d.rel)) return exit_ok;
+  if (auto r = st.extra.push_back(d.rel); !r) return fail(st.x, r.error(), "delete", st.dst.uri_or_path(d.rel));
+  return exit_ok;
+}
+
+// sync --delete, both walks whole and nothing failed: what was held goes,
+// S3 keys in DeleteObjects batches of 1000 (up to --concurrency at once),
+// local files one by one.
+awaitable<int> remove_extra(run& st, job_pool& pool) {
   context& x = st.x;
-  if (st.dst.s3) {
-    st.batch.push_back(st.dst.prefix + d.rel);
-    if (st.batch.size() >= 1000) {
-      auto job = [&st, keys = std::exchange(st.batch, {})]() mutable {
-        return delete_keys(st.x, st.dst.bucket, keys, st.deletes);
-      };
-      co_await pool.submit(job);
+  int rc = exit_ok;
+  std::vector<std::string> batch;
+  auto send = [&]() -> awaitable<void> {
+    auto job = [&st, keys = std::exchange(batch, {})]() mutable {
+      return delete_keys(st.x, st.dst.bucket, keys, st.deletes);
+    };
+    co_await pool.submit(job);
+  };
+  std::string rel;
+  while (interrupted() == 0) {
+    auto more = st.extra.next(rel);
+    if (!more) co_return worse(rc, fail(x, more.error(), "delete", st.dst.uri_or_path("")));
+    if (!*more) break;
+    if (st.dst.s3) {
+      batch.push_back(st.dst.prefix + rel);
+      if (batch.size() == 1000) co_await send();
+      continue;
     }
-    co_return exit_ok;
+    std::string const path = local_path_of(st.dst.dir, rel);
+    if (!x.cl.dryrun && ::unlink(path.c_str()) != 0) {
+      rc = worse(rc, fail(x, system_error_of(errno, "cannot remove " + path), "delete", path));
+      continue;
+    }
+    if (x.g.json) st.add_deleted(path);
+    print_op_line(x, "delete", shown_path(path), "");
   }
-  std::string const path = local_path_of(st.dst.dir, d.rel);
-  if (!x.cl.dryrun && ::unlink(path.c_str()) != 0)
-    co_return fail(x, system_error_of(errno, "cannot remove " + path), "delete", path);
-  if (x.g.json) st.add_deleted(path);
-  print_op_line(x, "delete", shown_path(path), "");
-  co_return exit_ok;
+  if (!batch.empty() && interrupted() == 0) co_await send();
+  co_return rc;
 }
 
 // The rest of the --json document after its "objects"; false when stdout
@@ -206,6 +244,7 @@ bool end_document(run& st, int rc) {
     w.key("deleted").begin_array().splice_values(!st.deleted.empty());
     if (!write_stdout(w.take()) || !st.deleted.write_to_stdout()) return false;
     w.end_array().field("unchanged", st.unchanged);
+    if (st.x.cl.delete_removed) w.field("not_deleted", st.not_deleted);
   }
   if (x.cl.dryrun) w.field("dryrun", true);
   w.field("copied", st.copied).field("failed", st.errors.size()).field("bytes", st.bytes).field("exit_code", rc);
@@ -252,13 +291,15 @@ awaitable<int> transfer_tree(context& x, tree_verb verb) {
   if (x.cl.exact_timestamps) st.mode = compare_mode::exact_timestamps;
 
   std::string const name(verb_name(verb));
-  skipped_fn on_skip = [&st, &name](std::string const& path, std::string const& reason) {
+  skipped_fn on_skip = [&st, &name](skipped_entry const& e) {
     if (!st.x.cl.quiet) {
-      std::string line = "floe: " + name + ": skipped " + printable(path) + ": " + reason + ", not a regular file\n";
+      std::string line = "floe: " + name + ": skipped " + printable(e.path) + ": " + e.reason;
+      line += e.subtree ? "\n" : ", not a regular file\n";
       std::fwrite(line.data(), 1, line.size(), stderr);
       std::fflush(stderr);
     }
-    st.skipped.emplace_back(path, reason);
+    st.skipped.emplace_back(e.path, e.reason);
+    st.kept.insert(e.subtree ? e.rel + "/" : e.rel);
   };
   auto source = st.src.s3 ? s3_tree(x, st.src.bucket, st.src.prefix) : local_tree(st.src.dir, on_skip);
   // Only sync looks at the destination; a local one that is not there yet
@@ -294,7 +335,7 @@ awaitable<int> transfer_tree(context& x, tree_verb verb) {
   bool const deleting = verb == tree_verb::sync && x.cl.delete_removed;
   while (hs && hd && (*hs || *hd) && interrupted() == 0) {
     if (*hd && (!*hs || de.rel < se.rel)) {  // only at the destination
-      if (deleting && included(x.cl.filters, de.rel)) rc = worse(rc, co_await remove_extra(st, pool, de));
+      if (deleting && included(x.cl.filters, de.rel)) rc = worse(rc, hold_extra(st, de));
       hd = co_await step(*dest, de, tree_side::destination);
       continue;
     }
@@ -314,14 +355,24 @@ awaitable<int> transfer_tree(context& x, tree_verb verb) {
     hs = co_await step(*source, se, tree_side::source);
     if (both && hs) hd = co_await step(*dest, de, tree_side::destination);
   }
-  // What --delete gathered is sent only when both walks ended whole.
-  if (hs && hd && !st.batch.empty() && interrupted() == 0) {
-    auto job = [&st, keys = std::exchange(st.batch, {})]() mutable {
-      return delete_keys(st.x, st.dst.bucket, keys, st.deletes);
-    };
-    co_await pool.submit(job);
-  }
   rc = worse(rc, co_await pool.drain());
+  // What --delete held goes only when both walks ended whole and nothing
+  // failed: an entry the source has is never taken for one it lacks.
+  if (!st.extra.empty()) {
+    bool const whole = hs && hd && !*hs && !*hd && interrupted() == 0;
+    if (whole && rc == exit_ok) {
+      rc = worse(rc, co_await remove_extra(st, pool));
+      rc = worse(rc, co_await pool.drain());
+    } else {
+      st.not_deleted = st.extra.size();
+      if (!x.cl.quiet && !x.g.json && interrupted() == 0) {
+        std::string line = "floe: sync: --delete removed nothing (" + std::to_string(st.not_deleted) +
+                           (st.not_deleted == 1 ? " entry" : " entries") + " the source lacks): there were errors\n";
+        std::fwrite(line.data(), 1, line.size(), stderr);
+        std::fflush(stderr);
+      }
+    }
+  }
   x.errors = nullptr;
   if (x.g.json) end_document(st, rc);
   co_return rc;

@@ -140,7 +140,8 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
   std::string memory;
   temp_file spool;
   std::string const label = "upload " + std::string(local == "-" ? std::string_view("stdin") : base_name(local));
-  bool const show = !x.many && !x.cl.no_progress;
+  // --quiet and --only-show-errors draw no bar either: only errors, or nothing.
+  bool const show = !x.many && !x.cl.no_progress && !x.cl.quiet && !x.cl.only_show_errors;
   if (local == "-") {
     // Small input goes up from memory; larger input is spooled to a
     // temporary file so that it can be retried and sent in parts. Its size

@@ -14,7 +14,7 @@ moto's. No signature is checked. Standard library only.
 The script runs on the connection's own thread; it returns to read the
 next request on the same connection, or raises CloseConnection (or lets
 any socket error escape) to close it. `s3.requests` lists every request
-head seen, in order (method, target, headers).
+seen, in order (method, target, headers, and the body of a Content-Length).
 
 Run as a program it serves a generated listing, for the benchmark:
 
@@ -37,10 +37,11 @@ class CloseConnection(Exception):
 
 
 class Request:
-    def __init__(self, method, target, headers):
+    def __init__(self, method, target, headers, body=b""):
         self.method = method
         self.target = target
         self.headers = headers  # lower-case name -> value
+        self.body = body
         path, _, q = target.partition("?")
         self.path = urllib.parse.unquote(path)
         self.query = {k: v for k, v in urllib.parse.parse_qsl(q, keep_blank_values=True)}
@@ -73,8 +74,8 @@ class Connection:
             if not chunk:
                 return None
             self.buf += chunk
-        self.buf = self.buf[n:]
-        return Request(method, target, headers)
+        body, self.buf = self.buf[:n], self.buf[n:]
+        return Request(method, target, headers, body)
 
     def write(self, data):
         if isinstance(data, str):

@@ -70,8 +70,8 @@ constexpr verb_spec cp_verbs[] = {
                     "name unless --content-type or --no-guess-mime-type. With --recursive, SRC is\n"
                     "a directory or an S3 prefix and several objects move at once; keys that would\n"
                     "leave the destination directory ('..' segments, absolute) are refused, and\n"
-                    "local entries that are not regular files (fifos, sockets, devices, links to\n"
-                    "directories) are skipped, each named on stderr. --json --recursive: one\n"
+                    "local entries that are not regular files (fifos, sockets, devices, broken\n"
+                    "links, a loop) are skipped, each named on stderr. --json --recursive: one\n"
                     "document, {\"source\", \"destination\", \"objects\": [{\"source\", \"destination\",\n"
                     "\"size\", \"etag\"}], \"skipped\": [{\"path\", \"reason\"}], \"errors\": [...],\n"
                     "\"copied\", \"failed\", \"bytes\", \"exit_code\"}, the same in every direction.\n",

@@ -43,8 +43,10 @@ constexpr verb_spec sync_verbs[] = {
                     "second; a download is given its object's time). Each side is listed once,\n"
                     "both walked in name order together, and an unchanged tree sends nothing but\n"
                     "the listing. Prints \"upload: ...\", \"download: ...\", \"copy: ...\" and\n"
-                    "\"delete: ...\" as aws s3 sync does. --json: the document of a recursive cp, with\n"
-                    "\"deleted\" and \"unchanged\" (a count).\n",
+                    "\"delete: ...\" as aws s3 sync does. --delete removes nothing until both sides\n"
+                    "are walked to their end, and nothing if anything failed or a listing is out of\n"
+                    "order. --json: the document of a recursive cp, with \"deleted\" and\n"
+                    "\"unchanged\" (a count); with --delete, \"not_deleted\" (a count).\n",
      .options = sync_options,
      .check = check_sync,
      .run = cmd_sync},

@@ -493,6 +493,10 @@ class CliCases(unittest.TestCase):
             self.assertFalse(any(n.startswith("back.bin.floe-") for n in os.listdir(d)))
             # On a terminal the same download draws a bar; a small one does not.
             self.assertIn(b"download big.bin", self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "tty.bin")))
+            # --quiet and --only-show-errors draw no bar, in either direction.
+            for quiet in ("--quiet", "--only-show-errors"):
+                self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "q.bin"), quiet), b"")
+                self.assertEqual(self.stderr_on_terminal("cp", src, self.uri("big/q.bin"), quiet), b"")
             self.floe("put", self.uri("big/small"), input=b"small")
             self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/small"), os.path.join(d, "small")), b"")
 
@@ -666,6 +670,8 @@ class CliCases(unittest.TestCase):
             self.assertEqual(json.loads(r.stderr)["error"]["kind"], "invalid_argument")
 
     def test_cp_recursive_skips_what_is_not_a_regular_file(self):
+        # Links are followed, to files and to directories (as aws s3 does),
+        # but not round a loop.
         with tempfile.TemporaryDirectory() as d:
             src = os.path.join(d, "src")
             os.makedirs(os.path.join(src, "realdir"))
@@ -676,24 +682,27 @@ class CliCases(unittest.TestCase):
             os.symlink(os.path.join(d, "outside.txt"), os.path.join(src, "link-to-file"))
             os.symlink(os.path.join(src, "realdir"), os.path.join(src, "link-to-dir"))
             os.symlink(os.path.join(d, "nowhere"), os.path.join(src, "broken-link"))
+            os.symlink(src, os.path.join(src, "realdir", "loop"))
             os.mkfifo(os.path.join(src, "a-fifo"))
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             self.addCleanup(sock.close)
             sock.bind(os.path.join(src, "a-socket"))
-            expect = {"a-fifo": "a fifo", "a-socket": "a socket", "link-to-dir": "a symbolic link to a directory",
-                      "broken-link": "a symbolic link to nothing (broken)"}
+            loops = {"link-to-dir/loop", "realdir/loop"}  # one directory, reached twice
+            expect = {"a-fifo": "a fifo", "a-socket": "a socket", "broken-link": "a symbolic link to nothing (broken)"}
+            expect.update({n: "a symbolic link to a directory that holds it (a loop)" for n in loops})
             r = self.floe("cp", "-r", src, self.uri("skip/text"))
             lines = r.stderr.decode().splitlines()
             self.assertEqual(len(lines), len(expect), lines)
             for name, reason in expect.items():
-                self.assertIn(f"floe: cp: skipped {os.path.join(src, name)}: {reason}, not a regular file", lines)
+                tail = "" if name in loops else ", not a regular file"
+                self.assertIn(f"floe: cp: skipped {os.path.join(src, name)}: {reason}{tail}", lines)
             listed = json.loads(self.floe("--json", "ls", "-r", self.uri("skip/text/")).stdout)
             self.assertEqual(sorted(o["key"] for o in listed["objects"]),
-                             ["skip/text/link-to-file", "skip/text/realdir/file.txt"])
+                             ["skip/text/link-to-dir/file.txt", "skip/text/link-to-file", "skip/text/realdir/file.txt"])
             doc, r = self.recursive_doc(src, self.uri("skip/json"))
             self.assertEqual(sorted((s["path"], s["reason"]) for s in doc["skipped"]),
                              sorted((os.path.join(src, n), why) for n, why in expect.items()))
-            self.assertEqual(doc["copied"], 2)
+            self.assertEqual(doc["copied"], 3)
             self.assertEqual(r.stderr.decode().count("skipped"), len(expect))
             # Skips alone leave the exit code 0; a failed upload beside them makes it 1.
             self.add_rule({"match": {"method": "PUT", "path": f"^/{self.bucket}/skip/failing/link-to-file$"},
@@ -702,7 +711,7 @@ class CliCases(unittest.TestCase):
             doc, r = self.recursive_doc(src, self.uri("skip/failing"), rc=1)
             self.assertEqual(len(doc["skipped"]), len(expect))
             self.assertEqual([e["code"] for e in doc["errors"]], ["InvalidArgument"])
-            self.assertEqual(doc["copied"], 1)
+            self.assertEqual(doc["copied"], 2)
 
     def test_cp_local_and_stdout_forms(self):
         with tempfile.TemporaryDirectory() as d:

@@ -119,6 +119,17 @@ class Everyday(StoreCase):
             theirs = self.aws("ls", uri, *args[1:]).stdout.decode()
             self.assertEqual(mine, theirs, f"ls {args}")
             self.assertTrue(mine, args)
+        # The bucket itself (no slash), and the buckets: the same lines too.
+        # (Other test files make and remove buckets on the same store at the
+        # same time: the buckets both listed are compared, ours among them.)
+        self.assertEqual(self.floe("ls", f"s3://{self.bucket}").stdout.decode(),
+                         self.aws("ls", f"s3://{self.bucket}").stdout.decode())
+        mine = self.floe("ls").stdout.decode().splitlines()
+        theirs = self.aws("ls").stdout.decode().splitlines()
+        both = {ln.split(" ", 2)[2] for ln in mine} & {ln.split(" ", 2)[2] for ln in theirs}
+        self.assertIn(self.bucket, both)
+        self.assertEqual([ln for ln in mine if ln.split(" ", 2)[2] in both],
+                         [ln for ln in theirs if ln.split(" ", 2)[2] in both])
         # Nothing under the prefix: both exit non-zero (floe 4, "not found").
         r = self.floe("ls", self.uri("lsa/nothing/"), rc=4)
         self.assertEqual((r.stdout, r.stderr), (b"", b""))
