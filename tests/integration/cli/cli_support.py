@@ -63,6 +63,8 @@ class StoreCase(unittest.TestCase):
     """One bucket per class on one store; floe and aws both signed with the
     store's test key, both checked by the proxy's verifier."""
     target = None  # set per store by main()
+    # Set in every process's environment (env()); CliCase sets none.
+    BASE_ENV = {"TZ": "UTC", "AWS_DEFAULT_REGION": "us-east-1"}
 
     @classmethod
     def setUpClass(cls):
@@ -82,19 +84,19 @@ class StoreCase(unittest.TestCase):
     def env(cls, **extra):
         e = {k: v for k, v in os.environ.items()
              if not k.startswith("AWS_") and k.lower() not in ("http_proxy", "https_proxy", "no_proxy")}
-        e.update({"HOME": cls.home.name, "AWS_EC2_METADATA_DISABLED": "true", "TZ": "UTC",
-                  "AWS_ACCESS_KEY_ID": cls.target.akid, "AWS_SECRET_ACCESS_KEY": cls.target.secret,
-                  "AWS_DEFAULT_REGION": "us-east-1"})
+        e.update(cls.BASE_ENV)
+        e.update({"HOME": cls.home.name, "AWS_EC2_METADATA_DISABLED": "true",
+                  "AWS_ACCESS_KEY_ID": cls.target.akid, "AWS_SECRET_ACCESS_KEY": cls.target.secret})
         e.update(extra)
         return e
 
     @classmethod
-    def run_floe(cls, args, input=None, cwd=None, env=None):
-        argv = [FLOE, "--endpoint-url", cls.target.endpoint] + list(args)
+    def run_floe(cls, args, input=None, cwd=None, env=None, endpoint=True):
+        argv = [FLOE] + (["--endpoint-url", cls.target.endpoint] if endpoint else []) + list(args)
         return subprocess.run(argv, input=input, capture_output=True, env=env or cls.env(), cwd=cwd, timeout=300)
 
-    def floe(self, *args, rc=0, input=None, cwd=None):
-        r = self.run_floe(args, input=input, cwd=cwd)
+    def floe(self, *args, rc=0, input=None, cwd=None, env=None):
+        r = self.run_floe(args, input=input, cwd=cwd, env=env)
         self.assertEqual(r.returncode, rc, f"floe {' '.join(args)}: rc {r.returncode}\nstdout: {r.stdout[-2000:]!r}"
                                            f"\nstderr: {r.stderr[-2000:]!r}")
         return r
@@ -139,6 +141,9 @@ class StoreCase(unittest.TestCase):
     def matched(self, rid):
         return self.rule(rid)["matched"]
 
+    def rule_fired(self, rid):
+        return self.rule(rid)["fired"]
+
     def write_counter(self, prefix=""):
         """The writes (PUT, POST, DELETE) sent for this bucket, and under
         `prefix` when given (POST ?delete names the bucket: counted always)."""
@@ -153,7 +158,14 @@ class StoreCase(unittest.TestCase):
         return self.counting_rule({"method": "GET", "path": f"^/{self.bucket}/?$", "query": f"(^|&)prefix={q}(&|$)"})
 
 
-def main(case_classes):
+class CliCase(StoreCase):
+    """StoreCase for the CLI's own verbs (test_cli*.py): nothing in the
+    environment but the keys, so the region's default (us-east-1) and a
+    profile's region are what floe finds, not AWS_DEFAULT_REGION's."""
+    BASE_ENV = {}
+
+
+def main(case_classes, once=()):
     global FLOE
     if len(sys.argv) < 2:
         sys.exit(f"usage: {sys.argv[0]} PATH_TO_FLOE")
@@ -168,6 +180,8 @@ def main(case_classes):
         for case in case_classes:
             cls = type(f"{case.__name__}_{t.name}", (case,), {"target": t})
             suite.addTests(loader.loadTestsFromTestCase(cls))
+    for case in once:  # not per store: their own servers, or none
+        suite.addTests(loader.loadTestsFromTestCase(case))
     return run_suite(suite)
 
 

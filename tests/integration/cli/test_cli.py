@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Drives the built `floe` binary against moto and a Ceph RGW through the
-test proxy with its SigV4 verifier on.
+test proxy with its SigV4 verifier on: every verb's ordinary use, usage
+errors, keys of every kind, --region, --path-style, profiles, presign; the
+help texts against docs/cli.md; web-identity credentials and TLS. (Exit codes
+and error lines: test_cli_errors.py; transfers and progress bars:
+test_cli_transfers.py.)
 
   test_cli.py PATH_TO_FLOE
 
@@ -8,85 +12,28 @@ Needs FLOE_TEST_PROXY_ENDPOINT and FLOE_TEST_PROXY_CONTROL, and for RGW
 FLOE_TEST_RGW_PROXY_ENDPOINT, FLOE_TEST_RGW_PROXY_CONTROL,
 FLOE_TEST_RGW_ACCESS_KEY and FLOE_TEST_RGW_SECRET_KEY (scripts/test exports
 them all from tests/support/servers.py); without RGW the run fails. Every
-case of CliCases runs against both. Prints "floe-cases: N passed, M failed".
+case of CliVerbs runs against both (cli_support.CliCase: a bucket per
+class, the proxy's rules); CliHelp, CliTls (moto's TLS listener) and
+CliWebIdentity (moto's STS) run once. Prints "floe-cases: N passed, M
+failed".
 """
 import hashlib
 import json
 import os
-import pty
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import unittest
 import urllib.error
 import urllib.request
 import uuid
 
 import cli_support
-from cli_support import Target, control, direct_opener
-
-FLOE = None
-MIB = 1 << 20
+from cli_support import CliCase, control, direct_opener
 
 
-def targets():
-    ep = os.environ.get("FLOE_TEST_PROXY_ENDPOINT")
-    ctl = os.environ.get("FLOE_TEST_PROXY_CONTROL")
-    if not ep or not ctl:
-        return None
-    out = [Target("moto", ep, ctl, "AKIDFLOECLITEST01", "cli-test-secret/0123456789abcdefghij")]
-    rgw = os.environ.get("FLOE_TEST_RGW_PROXY_ENDPOINT")
-    if rgw:
-        out.append(Target("rgw", rgw, os.environ["FLOE_TEST_RGW_PROXY_CONTROL"],
-                          os.environ["FLOE_TEST_RGW_ACCESS_KEY"], os.environ["FLOE_TEST_RGW_SECRET_KEY"]))
-    return out
-
-
-class CliCases(unittest.TestCase):
-    target = None  # set by the per-target subclasses below
-
-    @classmethod
-    def setUpClass(cls):
-        t = cls.target
-        control(t.control, "POST", "/verify", {"enabled": True, "secrets": {t.akid: t.secret}})
-        cls.home = tempfile.TemporaryDirectory(prefix="floe-cli-home-")
-        cls.bucket = "floe-cli-" + uuid.uuid4().hex[:12]
-        r = cls.run_floe(["mb", f"s3://{cls.bucket}"])
-        assert r.returncode == 0, r.stderr
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.run_floe(["rm", "--recursive", f"s3://{cls.bucket}"])
-        cls.run_floe(["rb", f"s3://{cls.bucket}"])
-        cls.home.cleanup()
-
-    @classmethod
-    def env(cls, **extra):
-        e = {k: v for k, v in os.environ.items()
-             if not k.startswith("AWS_") and k.lower() not in ("http_proxy", "https_proxy")}
-        e.update({"HOME": cls.home.name, "AWS_EC2_METADATA_DISABLED": "true",
-                  "AWS_ACCESS_KEY_ID": cls.target.akid, "AWS_SECRET_ACCESS_KEY": cls.target.secret})
-        e.update(extra)
-        return e
-
-    @classmethod
-    def run_floe(cls, args, input=None, env=None, endpoint=True):
-        argv = [FLOE] + (["--endpoint-url", cls.target.endpoint] if endpoint else []) + args
-        return subprocess.run(argv, input=input, capture_output=True, env=env or cls.env(), timeout=120)
-
-    def floe(self, *args, input=None, rc=0, env=None):
-        r = self.run_floe(list(args), input=input, env=env)
-        self.assertEqual(r.returncode, rc, f"floe {' '.join(args)}: rc {r.returncode}\nstderr: {r.stderr!r}")
-        return r
-
-    def uri(self, key):
-        return f"s3://{self.bucket}/{key}"
-
-    def stat_json(self, key):
-        return json.loads(self.floe("--json", "stat", self.uri(key)).stdout)
+class CliVerbs(CliCase):
 
     # ---- basics -----------------------------------------------------------
 
@@ -150,32 +97,6 @@ class CliCases(unittest.TestCase):
         left = json.loads(self.floe("--json", "ls", "-r", self.uri("rm/"), rc=4).stdout)  # 4: nothing there
         self.assertEqual(left["objects"], [])
 
-    def test_rm_recursive_second_batch_fails(self):
-        # 1001 keys: two DeleteObjects batches; the second is refused. The
-        # keys the first deleted are still printed, the error is reported and
-        # decides the exit code, and the key left over is still there.
-        with tempfile.TemporaryDirectory(prefix="floe-cli-rmstop-") as d:
-            for i in range(1001):
-                with open(os.path.join(d, f"k{i:05d}"), "wb") as f:
-                    f.write(b"x")
-            self.floe("cp", "--recursive", "--concurrency", "16", d + "/", self.uri("rmstop/"))
-        listed = json.loads(self.floe("--json", "ls", "-r", self.uri("rmstop/")).stdout)
-        keys = [o["key"] for o in listed["objects"]]
-        self.assertEqual(len(keys), 1001)
-        rid = self.add_rule({"match": {"method": "POST", "path": f"^/{self.bucket}/?$", "query": "^delete$"},
-                             "trigger": {"nth": [2]},
-                             "action": {"type": "reply", "status": 403, "headers": {"Content-Type": "application/xml"},
-                                        "body": "<Error><Code>AccessDenied</Code><Message>denied by the test</Message>"
-                                                "<RequestId>tx-rmstop</RequestId></Error>"}})
-        r = self.floe("--json", "rm", "--recursive", self.uri("rmstop"), rc=1)
-        self.assertEqual(self.rule_fired(rid), 1)
-        out = json.loads(r.stdout)
-        self.assertEqual(out["deleted"], keys[:1000])
-        self.assertEqual(out["not_done"], keys[1000:])
-        self.assertIn("AccessDenied", r.stderr.decode())
-        left = json.loads(self.floe("--json", "ls", "-r", self.uri("rmstop/")).stdout)
-        self.assertEqual([o["key"] for o in left["objects"]], keys[1000:])
-
     def test_mb_rb(self):
         b = "floe-cli-mb-" + uuid.uuid4().hex[:10]
         self.assertEqual(json.loads(self.floe("--json", "mb", f"s3://{b}").stdout), {"bucket": b, "created": True})
@@ -183,219 +104,6 @@ class CliCases(unittest.TestCase):
         r = self.floe("rb", f"s3://{b}", rc=4)
         self.assertIn(b"NoSuchBucket", r.stderr)
         self.floe("mb", "s3://Not_A_Valid_New_Bucket", rc=2)
-
-    # ---- exit codes and error lines -----------------------------------------
-
-    def test_not_found_exit_4_one_line(self):
-        r = self.floe("cat", self.uri("missing/key"), rc=4)
-        line = r.stderr.decode()
-        self.assertEqual(line.count("\n"), 1, line)
-        for part in ("GetObject", f"{self.bucket}/missing/key", "404", "NoSuchKey", "request id"):
-            self.assertIn(part, line)
-        r = self.floe("stat", self.uri("missing/key"), rc=4)
-        self.assertIn("HeadObject", r.stderr.decode())
-        r = self.floe("ls", "s3://floe-cli-no-such-bucket-" + uuid.uuid4().hex[:8] + "/", rc=4)
-        self.assertIn(b"NoSuchBucket", r.stderr)
-
-    def test_json_error_parsed_back(self):
-        r = self.floe("--json", "cat", self.uri("missing/json"), rc=4)
-        err = json.loads(r.stderr)["error"]
-        self.assertEqual(err["kind"], "not_found")
-        self.assertEqual(err["status"], 404)
-        self.assertEqual(err["code"], "NoSuchKey")
-        self.assertEqual(err["operation"], "GetObject")
-        self.assertEqual(err["resource"], f"{self.bucket}/missing/json")
-        self.assertEqual(err["exit_code"], 4)
-        self.assertTrue(err["request_id"])
-
-    def test_conditional_put_exit_3(self):
-        key = "cond/create-only"
-        first = self.floe("put", self.uri(key), "--if-none-match", "*", input=b"v1").stdout.decode().strip()
-        r = self.floe("put", self.uri(key), "--if-none-match", "*", input=b"v2", rc=3)
-        line = r.stderr.decode()
-        self.assertEqual(line.count("\n"), 1, line)
-        for part in ("PutObject", "412", "PreconditionFailed"):
-            self.assertIn(part, line)
-        self.floe("put", self.uri(key), "--if-match", "0" * 32, input=b"v3", rc=3)
-        second = self.floe("put", self.uri(key), "--if-match", first, input=b"v4").stdout.decode().strip()
-        self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"v4")
-        r = self.floe("--json", "put", self.uri(key), "--if-match", first, input=b"v5", rc=3)
-        self.assertEqual(json.loads(r.stderr)["error"]["kind"], "precondition_failed")
-        self.assertEqual(self.stat_json(key)["etag"], second)
-
-    def test_stat_if_none_match(self):
-        key = "cond/stat"
-        etag = self.floe("put", self.uri(key), input=b"same").stdout.decode().strip()
-        r = self.floe("stat", self.uri(key), "--if-none-match", etag, rc=3)
-        self.assertIn(b"not modified", r.stderr)
-        j = json.loads(self.floe("--json", "stat", self.uri(key), "--if-none-match", f'"{etag}"', rc=3).stdout)
-        self.assertTrue(j["not_modified"])
-        j = json.loads(self.floe("--json", "stat", self.uri(key), "--if-none-match", "0" * 32).stdout)
-        self.assertFalse(j["not_modified"])
-        self.assertEqual(j["etag"], etag)
-        self.floe("stat", self.uri(key), "--if-match", "0" * 32, rc=3)
-        self.floe("stat", self.uri(key), "--if-match", etag)
-
-    def test_wrong_secret_is_denied(self):
-        env = self.env(AWS_SECRET_ACCESS_KEY="not-the-secret")
-        r = self.floe("cat", self.uri("any"), rc=1, env=env)
-        line = r.stderr.decode()
-        self.assertIn("403", line)
-        self.assertIn("SignatureDoesNotMatch", line)
-        self.assertNotIn("not-the-secret", line)
-
-    def test_debug_log_redacts(self):
-        token = "FwoGZXIvYXdzEXAMPLESESSIONTOKEN0123456789"
-        env = self.env(AWS_SESSION_TOKEN=token)
-        r = self.floe("-v", "put", self.uri("debug/k"), input=b"x", env=env)
-        r2 = self.floe("--debug", "cat", self.uri("debug/missing"), rc=4, env=env)
-        r3 = self.floe("--debug", "put", self.uri("debug/k2"), "--if-none-match", "*", input=b"y", env=env)
-        log = (r.stderr + r2.stderr + r3.stderr).decode()
-        # One line per HTTP attempt: operation, attempt, method, URL, status, request id, time.
-        self.assertRegex(log, r"floe: debug: \[PutObject #1\] PUT http://\S+/debug/k -> 200 request-id \S+ \(\d+ ms, ")
-        self.assertRegex(log, r"\[GetObject #1\] GET \S+/debug/missing -> 404 request-id \S+")
-        # The per-operation summary keeps the store's error code.
-        self.assertRegex(log, r"GetObject GET \S+/debug/missing -> 404 NoSuchKey request-id \S+")
-        self.assertIn(f"/{self.bucket}/debug/k -> ok", log)
-        # --debug shows headers, the secret ones redacted.
-        self.assertIn("> Authorization: REDACTED", r2.stderr.decode())
-        self.assertIn("> X-Amz-Security-Token: REDACTED", r2.stderr.decode())
-        self.assertIn("> x-amz-meta-floe-write-id: ", r3.stderr.decode())
-        self.assertRegex(r2.stderr.decode(), r"(?i)< x-amzn?-request-?id: \S+")  # moto: x-amzn-requestid
-        self.assertNotIn("> Authorization: REDACTED", r.stderr.decode())  # -v: no headers
-        for secret in (self.target.secret, token, "Signature=", "Credential=", self.target.akid):
-            self.assertNotIn(secret, log)
-
-    def test_debug_log_shows_each_retry(self):
-        self.floe("put", self.uri("debug/retried"), input=b"r")
-        self.add_rule({"match": {"method": "GET", "path": f"/{self.bucket}/debug/retried$"}, "trigger": {"nth": [1]},
-                       "action": {"type": "reply", "status": 503,
-                                  "body": "<Error><Code>SlowDown</Code><Message>slow</Message></Error>"}})
-        r = self.floe("-v", "cat", self.uri("debug/retried"))
-        self.assertEqual(r.stdout, b"r")
-        log = r.stderr.decode()
-        self.assertRegex(log, r"\[GetObject #1\] GET \S+/debug/retried -> 503 ")
-        self.assertRegex(log, r"\[GetObject #2\] GET \S+/debug/retried -> 200 ")
-
-    def add_rule(self, rule):
-        rid = control(self.target.control, "POST", "/rules", rule)["id"]
-        self.addCleanup(control, self.target.control, "DELETE", f"/rules/{rid}")
-        return rid
-
-    def test_conflict_exit_3(self):
-        key_c = "faults/conflict"
-        etag_c = self.floe("put", self.uri(key_c), input=b"c0").stdout.decode().strip()
-        ceph_409 = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>ConcurrentModification</Code>'
-                    '<Message>concurrent modification</Message><RequestId>tx-cli-409</RequestId></Error>')
-        self.add_rule({"match": {"method": "PUT", "path": f"/{self.bucket}/{key_c}$"},
-                       "action": {"type": "reply", "status": 409, "body": ceph_409,
-                                  "headers": {"Content-Type": "application/xml"}}})
-        r = self.floe("put", self.uri(key_c), "--if-match", etag_c, input=b"c1", rc=3)
-        line = r.stderr.decode()
-        self.assertEqual(line.count("\n"), 1, line)
-        for part in ("PutObject", "409", "ConcurrentModification", "nothing was written"):
-            self.assertIn(part, line)
-
-    CEPH_500 = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>UnknownError</Code>'
-                '<Message></Message><RequestId>tx-cli-500</RequestId></Error>')
-
-    def ambiguous_rule(self, key, action, if_match_the_store_takes=False):
-        match = {"method": "PUT", "path": f"/{self.bucket}/{key}$"}
-        if if_match_the_store_takes:
-            # Ceph RGW 16.2 answers a quoted If-Match on a write with 412 and
-            # takes it unquoted (floe retries so): fault only the one it takes.
-            match["header"] = {"If-Match": '^[^"]' if self.target.name == "rgw" else '^"'}
-        return self.add_rule({"match": match, "action": action})
-
-    def test_ambiguous_put_finds_its_own_write_exit_0(self):
-        # The store took the write; the reply was replaced by a 500, or cut.
-        for n, action in enumerate(({"type": "reply", "when": "after", "status": 500, "body": self.CEPH_500,
-                                     "headers": {"Content-Type": "application/xml"}},
-                                    {"type": "cut", "when": "after"})):
-            key = f"faults/ambiguous-landed-{n}"
-            etag = self.floe("put", self.uri(key), input=b"v0").stdout.decode().strip()
-            rid = self.ambiguous_rule(key, action, if_match_the_store_takes=True)
-            r = self.floe("put", self.uri(key), "--if-match", etag, input=b"v1")
-            self.assertEqual(r.stdout.decode().strip(), hashlib.md5(b"v1").hexdigest())
-            self.assertEqual(r.stderr, b"")
-            self.assertEqual(self.rule_fired(rid), 1)
-            self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"v1")
-            meta = self.stat_json(key)["metadata"]
-            self.assertRegex(meta.get("floe-write-id", ""), r"^[a-z0-9]{20}$")
-        # Create-only, reply cut after the store took it.
-        key = "faults/ambiguous-created"
-        rid = self.ambiguous_rule(key, {"type": "cut", "when": "after"})
-        r = self.floe("--json", "put", self.uri(key), "--if-none-match", "*", input=b"new")
-        self.assertEqual(json.loads(r.stdout)["etag"], hashlib.md5(b"new").hexdigest())
-        self.assertEqual(self.rule_fired(rid), 1)
-
-    def test_ambiguous_put_finds_another_version_exit_3(self):
-        # Not forwarded: the store never saw it, and what is there says so.
-        key = "faults/ambiguous-not-landed"
-        etag = self.floe("put", self.uri(key), input=b"w0").stdout.decode().strip()
-        self.ambiguous_rule(key, {"type": "reply", "when": "before", "status": 500, "body": self.CEPH_500,
-                                  "headers": {"Content-Type": "application/xml"}})
-        r = self.floe("put", self.uri(key), "--if-match", etag, input=b"w1", rc=3)
-        line = r.stderr.decode()
-        self.assertEqual(line.count("\n"), 1, line)
-        for part in ("PutObject", "500", "UnknownError", "ambiguous", "still has ETag " + etag, "did not land"):
-            self.assertIn(part, line)
-        # Another writer's version is there: create-only over an existing key.
-        r = self.floe("--json", "put", self.uri(key), "--if-none-match", "*", input=b"w2", rc=3)
-        err = json.loads(r.stderr)["error"]
-        self.assertEqual(err["kind"], "conflict")
-        self.assertEqual(err["exit_code"], 3)
-        self.assertIn("ambiguous", err["message"])
-        self.assertIn("another version there (ETag " + etag, err["message"])
-        self.assertIn("not written by a conditional floe put", err["message"])
-        # Nothing there at all: the connection cut before the store saw it.
-        gone = "faults/ambiguous-nothing"
-        self.ambiguous_rule(gone, {"type": "cut", "when": "before"})
-        r = self.floe("put", self.uri(gone), "--if-none-match", "*", input=b"z", rc=3)
-        self.assertIn(b"no object there: this write did not land", r.stderr)
-        self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"w0")
-
-    def test_ambiguous_put_unresolved_exit_1(self):
-        # The HEAD that would resolve it is refused: the outcome stays unknown.
-        key = "faults/ambiguous-unresolved"
-        etag = self.floe("put", self.uri(key), input=b"u0").stdout.decode().strip()
-        self.ambiguous_rule(key, {"type": "reply", "when": "after", "status": 500, "body": self.CEPH_500,
-                                  "headers": {"Content-Type": "application/xml"}})
-        self.add_rule({"match": {"method": "HEAD", "path": f"/{self.bucket}/{key}$"},
-                       "action": {"type": "reply", "status": 503, "body": ""}})
-        r = self.floe("--json", "put", self.uri(key), "--if-match", etag, input=b"u1", rc=1)
-        err = json.loads(r.stderr)["error"]
-        self.assertEqual(err["kind"], "unknown_outcome")
-        self.assertEqual(err["status"], 500)
-        self.assertIn("could not resolve", err["message"])
-
-    def test_ambiguous_put_looks_again_while_undecided(self):
-        # The store took the write, the reply was a 500; the first HeadObject
-        # shows a version with no write id (as a store that shows metadata
-        # late does): the CLI looks again, as the library does
-        # (s3::async_resolve_ambiguous_put), finds its write id, exits 0.
-        key = "faults/ambiguous-late-metadata"
-        etag = self.floe("put", self.uri(key), input=b"m0").stdout.decode().strip()
-        # On RGW the first HEAD is the quoted-ETag fallback's (each floe
-        # process learns the quirk anew); the ambiguous reply's look is next.
-        rgw = self.target.name == "rgw"
-        heads = self.add_rule({"match": {"method": "HEAD", "path": f"/{self.bucket}/{key}$"},
-                               "trigger": {"nth": [2]} if rgw else {"first": 1},
-                               "action": {"type": "reply", "status": 200,
-                                          "headers": {"ETag": '"' + "f" * 32 + '"'}}})
-        rid = self.ambiguous_rule(key, {"type": "reply", "when": "after", "status": 500, "body": self.CEPH_500,
-                                        "headers": {"Content-Type": "application/xml"}},
-                                  if_match_the_store_takes=True)
-        r = self.floe("put", self.uri(key), "--if-match", etag, input=b"m1")
-        self.assertEqual(r.stdout.decode().strip(), hashlib.md5(b"m1").hexdigest())
-        self.assertEqual(r.stderr, b"")
-        self.assertEqual(self.rule_fired(rid), 1)
-        self.assertEqual(self.rule_fired(heads), 1)
-        rule = control(self.target.control, "GET", f"/rules/{heads}")
-        self.assertEqual(rule["matched"], 3 if rgw else 2, "one undecided look, then one that found the write id")
-
-    def rule_fired(self, rid):
-        return control(self.target.control, "GET", f"/rules/{rid}")["fired"]
 
     def test_ls_buckets(self):
         text = self.floe("ls").stdout.decode()
@@ -409,14 +117,6 @@ class CliCases(unittest.TestCase):
         self.assertIn("id", listed["owner"])
         r = self.floe("ls", "--recursive", rc=2)
         self.assertIn(b"--recursive needs a bucket", r.stderr)
-
-    def test_transient_error_is_retried(self):
-        self.floe("put", self.uri("faults/slow"), input=b"eventually")
-        self.add_rule({"match": {"method": "GET", "path": f"/{self.bucket}/faults/slow$"}, "trigger": {"nth": [1]},
-                       "action": {"type": "reply", "status": 503,
-                                  "body": "<Error><Code>SlowDown</Code><Message>slow</Message></Error>"}})
-        r = self.floe("-v", "cat", self.uri("faults/slow"))
-        self.assertEqual(r.stdout, b"eventually")
 
     def test_profile_from_shared_files(self):
         aws = os.path.join(self.home.name, ".aws")
@@ -456,285 +156,7 @@ class CliCases(unittest.TestCase):
             self.floe("rm", self.uri(k))
         self.assertEqual(json.loads(self.floe("--json", "ls", "-r", self.uri("hk/"), rc=4).stdout)["objects"], [])
 
-    def test_recursive_download_refuses_escaping_keys(self):
-        with tempfile.TemporaryDirectory() as d:
-            self.floe("put", self.uri("esc/ok.txt"), input=b"ok")
-            self.floe("put", self.uri("esc/../../evil.txt"), input=b"evil")
-            dst = os.path.join(d, "out")
-            r = self.floe("cp", "--recursive", self.uri("esc/"), dst, rc=1)
-            self.assertIn(b"leave the destination directory", r.stderr)
-            with open(os.path.join(dst, "ok.txt"), "rb") as fh:
-                self.assertEqual(fh.read(), b"ok")
-            self.assertFalse(os.path.exists(os.path.join(d, "evil.txt")))
-            self.assertFalse(os.path.exists(os.path.join(os.path.dirname(d), "evil.txt")))
-
-    # ---- transfers -------------------------------------------------------------------
-
-    def test_cp_24mib_round_trip(self):
-        data = os.urandom(24 * MIB)
-        digest = hashlib.sha256(data).hexdigest()
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "big.bin")
-            with open(src, "wb") as fh:
-                fh.write(data)
-            up = self.floe("cp", src, self.uri("big/"))
-            self.assertEqual(up.stderr, b"")  # no progress bar: stderr is not a terminal
-            st = self.stat_json("big/big.bin")
-            self.assertEqual(st["size"], len(data))
-            self.floe("cp", self.uri("big/big.bin"), os.path.join(d, "back.bin"))
-            with open(os.path.join(d, "back.bin"), "rb") as fh:
-                self.assertEqual(hashlib.sha256(fh.read()).hexdigest(), digest)
-            self.floe("cp", self.uri("big/big.bin"), self.uri("big/copy.bin"))
-            out = self.floe("cp", self.uri("big/copy.bin"), "-").stdout
-            self.assertEqual(hashlib.sha256(out).hexdigest(), digest)
-            # stdin larger than the in-memory limit is spooled, then uploaded
-            self.floe("put", self.uri("big/stdin.bin"), input=data)
-            self.assertEqual(hashlib.sha256(self.floe("cat", self.uri("big/stdin.bin")).stdout).hexdigest(), digest)
-            self.assertFalse(any(n.startswith("back.bin.floe-") for n in os.listdir(d)))
-            # On a terminal the same download draws a bar; a small one does not.
-            self.assertIn(b"download big.bin", self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "tty.bin")))
-            # --quiet and --only-show-errors draw no bar, in either direction.
-            for quiet in ("--quiet", "--only-show-errors"):
-                self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/big.bin"), os.path.join(d, "q.bin"), quiet), b"")
-                self.assertEqual(self.stderr_on_terminal("cp", src, self.uri("big/q.bin"), quiet), b"")
-            self.floe("put", self.uri("big/small"), input=b"small")
-            self.assertEqual(self.stderr_on_terminal("cp", self.uri("big/small"), os.path.join(d, "small")), b"")
-
-    def test_upload_progress_bar_on_terminal_only(self):
-        data = os.urandom(16 * MIB)
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "up.bin")
-            with open(src, "wb") as fh:
-                fh.write(data)
-            # The store's side waits before reading the body, so the upload
-            # lasts long enough for the bar to draw bytes, rate and ETA.
-            self.add_rule({"match": {"method": "PUT", "path": f"/{self.bucket}/upbar/"},
-                           "action": {"type": "delay", "ms": 700}})
-            err = self.stderr_on_terminal("cp", src, self.uri("upbar/up.bin")).decode()
-            self.assertIn("upload up.bin", err)
-            self.assertRegex(err, r"\] +\d+% +\d+\.\d MiB / 16\.0 MiB")
-            self.assertRegex(err, r"MiB/s +ETA \d+:\d\d")
-            self.assertRegex(err, r"upload up\.bin: 16\.0 MiB in \d")
-            self.assertEqual(self.stat_json("upbar/up.bin")["size"], len(data))
-            # Not a terminal: nothing at all on stderr.
-            r = self.floe("put", self.uri("upbar/plain.bin"), "--file", src)
-            self.assertEqual(r.stderr, b"")
-            # A terminal but --no-progress, or under 8 MiB: nothing either.
-            self.assertEqual(self.stderr_on_terminal("put", self.uri("upbar/np.bin"), "--file", src, "--no-progress"), b"")
-            small = os.path.join(d, "small.bin")
-            with open(small, "wb") as fh:
-                fh.write(data[:MIB])
-            self.assertEqual(self.stderr_on_terminal("put", self.uri("upbar/small.bin"), "--file", small), b"")
-            # A multipart upload (64 MiB and more: 16 MiB parts, 4 at once)
-            # counts the bytes of all its parts together.
-            big = os.path.join(d, "big.bin")
-            with open(big, "wb") as fh:
-                for _ in range(4):
-                    fh.write(data)
-                fh.write(data[:MIB])
-            out = []
-            err = self.stderr_on_terminal("--json", "put", self.uri("upbar/big.bin"), "--file", big, stdout=out).decode()
-            self.assertEqual(json.loads(out[0])["parts"], 5)
-            self.assertRegex(err, r"\] +\d+% +\d+\.\d MiB / 65\.0 MiB")
-            self.assertRegex(err, r"upload big\.bin: 65\.0 MiB in \d")
-            shown = [float(m) for m in re.findall(r"(\d+\.\d) MiB / 65\.0 MiB", err)]
-            self.assertTrue(shown and max(shown) <= 65.0, shown)  # never past the total
-            # A conditional put of the same 65 MiB goes up as one PUT with its
-            # condition (moto ignores If-Match on CompleteMultipartUpload): a
-            # wrong ETag exits 3 and the object is left as it was; the right
-            # one replaces it.
-            etag = self.stat_json("upbar/big.bin")["etag"]
-            r = self.floe("put", self.uri("upbar/big.bin"), "--file", big, "--if-match", "0" * 32, rc=3)
-            self.assertIn("412", r.stderr.decode())
-            self.assertEqual(self.stat_json("upbar/big.bin")["etag"], etag)
-            r = self.floe("--json", "put", self.uri("upbar/big.bin"), "--file", big, "--if-match", etag)
-            self.assertEqual(json.loads(r.stdout)["parts"], 0)
-
-    def test_stdin_upload_progress_of_unknown_size(self):
-        # stdin's size is unknown while it is read: past 8 MiB the bar shows
-        # the bytes read and the rate, with no total and no ETA; then the
-        # upload's own bar (its size known by then). 12 MiB goes up from
-        # memory, 20 MiB is spooled to a file first: both show it.
-        for mib in (12, 20):
-            data = os.urandom(mib * MIB)
-            key = f"stdinbar/{mib}"
-            err = self.stderr_on_terminal("put", self.uri(key), input=data).decode()
-            reading = [p for p in err.split("\r") if re.match(r"upload stdin +\d+\.\d MiB read ", p)]
-            self.assertTrue(reading, repr(err[:400]))
-            for p in reading:
-                self.assertRegex(p, r"^upload stdin +(\d+\.\d) MiB read +\d+(\.\d)? (B|KiB|MiB|GiB)/s +\d+\.\d s")
-                self.assertNotIn(" / ", p)
-                self.assertNotIn("ETA", p)
-                self.assertNotIn("] ", p)  # no bar of a known total
-                self.assertGreaterEqual(float(re.match(r"upload stdin +(\d+\.\d)", p).group(1)), 8.0)
-            self.assertRegex(err, rf"upload stdin: {mib}\.0 MiB in \d")
-            self.assertEqual(self.stat_json(key)["size"], len(data))
-        # Under 8 MiB, --no-progress, or not a terminal: nothing.
-        self.assertEqual(self.stderr_on_terminal("put", self.uri("stdinbar/small"), input=os.urandom(7 * MIB)), b"")
-        self.assertEqual(self.stderr_on_terminal("put", self.uri("stdinbar/np"), "--no-progress", input=data), b"")
-        self.assertEqual(self.floe("put", self.uri("stdinbar/plain"), input=data).stderr, b"")
-
-    def stderr_on_terminal(self, *args, stdout=None, input=None):
-        master, slave = pty.openpty()
-        chunks = []
-        reader = threading.Thread(target=lambda: self.drain(master, chunks))
-        reader.start()
-        try:
-            r = subprocess.run([FLOE, "--endpoint-url", self.target.endpoint] + list(args), stdout=subprocess.PIPE,
-                               stderr=slave, env=self.env(), timeout=120, input=input)
-        finally:
-            os.close(slave)
-            reader.join(timeout=30)
-            os.close(master)
-        self.assertEqual(r.returncode, 0)
-        if stdout is not None:
-            stdout.append(r.stdout)
-        return b"".join(chunks)
-
-    @staticmethod
-    def drain(fd, chunks):
-        while True:
-            try:
-                b = os.read(fd, 4096)
-            except OSError:  # EIO once the last writer closed the terminal
-                return
-            if not b:
-                return
-            chunks.append(b)
-
-    def test_cp_recursive_both_ways(self):
-        with tempfile.TemporaryDirectory() as d:
-            tree = {"a.txt": b"a", "sub/b.txt": b"bb", "sub/deeper/c.bin": os.urandom(1000), "sp ace.txt": b"s"}
-            for rel, body in tree.items():
-                p = os.path.join(d, "src", rel)
-                os.makedirs(os.path.dirname(p), exist_ok=True)
-                with open(p, "wb") as fh:
-                    fh.write(body)
-            self.floe("cp", "--recursive", "--concurrency", "3", os.path.join(d, "src"), self.uri("tree"))
-            listed = json.loads(self.floe("--json", "ls", "-r", self.uri("tree/")).stdout)
-            self.assertEqual(sorted(o["key"] for o in listed["objects"]), sorted("tree/" + k for k in tree))
-            self.floe("cp", "-r", self.uri("tree/"), self.uri("tree2/"))
-            self.floe("cp", "-r", self.uri("tree2"), os.path.join(d, "dst"))
-            for rel, body in tree.items():
-                with open(os.path.join(d, "dst", rel), "rb") as fh:
-                    self.assertEqual(fh.read(), body, rel)
-
-    def recursive_doc(self, *args, rc=0):
-        r = self.floe("--json", "cp", "--recursive", *args, rc=rc)
-        doc = json.loads(r.stdout)  # one document: a second line would not parse
-        self.assertEqual(set(doc), {"source", "destination", "objects", "skipped", "errors", "copied", "failed",
-                                    "bytes", "exit_code"})
-        self.assertEqual((doc["source"], doc["destination"], doc["exit_code"]), (args[0], args[1], rc))
-        self.assertEqual(doc["copied"], len(doc["objects"]))
-        self.assertEqual(doc["failed"], len(doc["errors"]))
-        self.assertEqual(doc["bytes"], sum(o["size"] for o in doc["objects"]))
-        return doc, r
-
-    def test_cp_recursive_json_one_document_each_direction(self):
-        tree = {"a.txt": b"a", "sub/b.txt": b"bb", "sub/deeper/c\tq\"uote.bin": os.urandom(3000)}
-        md5 = {rel: hashlib.md5(body).hexdigest() for rel, body in tree.items()}
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "src")
-            for rel, body in tree.items():
-                os.makedirs(os.path.dirname(os.path.join(src, rel)), exist_ok=True)
-                with open(os.path.join(src, rel), "wb") as fh:
-                    fh.write(body)
-            # local -> S3
-            doc, _ = self.recursive_doc(src, self.uri("rj/up"))
-            self.assertEqual(sorted((o["source"], o["destination"], o["size"], o["etag"]) for o in doc["objects"]),
-                             sorted((os.path.join(src, rel), self.uri("rj/up/" + rel), len(b), md5[rel])
-                                    for rel, b in tree.items()))
-            self.assertEqual((doc["skipped"], doc["errors"]), ([], []))
-            # S3 -> S3
-            doc, _ = self.recursive_doc(self.uri("rj/up/"), self.uri("rj/copy/"))
-            self.assertEqual(sorted((o["source"], o["destination"], o["size"]) for o in doc["objects"]),
-                             sorted((self.uri("rj/up/" + rel), self.uri("rj/copy/" + rel), len(b))
-                                    for rel, b in tree.items()))
-            self.assertTrue(all(o["etag"] for o in doc["objects"]), doc)
-            # S3 -> local
-            dst = os.path.join(d, "dst")
-            doc, _ = self.recursive_doc(self.uri("rj/copy"), dst)
-            self.assertEqual(sorted((o["source"], o["destination"], o["size"], o["etag"]) for o in doc["objects"]),
-                             sorted((self.uri("rj/copy/" + rel), os.path.join(dst, rel), len(b), md5[rel])
-                                    for rel, b in tree.items()))
-            for rel, body in tree.items():
-                with open(os.path.join(dst, rel), "rb") as fh:
-                    self.assertEqual(fh.read(), body, rel)
-            # A failure is in the document too (and on stderr), with the exit code.
-            self.floe("put", self.uri("rj/bad/../../escape"), input=b"e")
-            self.floe("put", self.uri("rj/bad/fine"), input=b"f")
-            doc, r = self.recursive_doc(self.uri("rj/bad/"), os.path.join(d, "bad"), rc=1)
-            self.assertEqual([o["destination"] for o in doc["objects"]], [os.path.join(d, "bad", "fine")])
-            self.assertEqual(len(doc["errors"]), 1)
-            self.assertEqual(doc["errors"][0]["resource"], f"{self.bucket}/rj/bad/../../escape")
-            self.assertEqual(json.loads(r.stderr)["error"]["kind"], "invalid_argument")
-
-    def test_cp_recursive_skips_what_is_not_a_regular_file(self):
-        # Links are followed, to files and to directories (as aws s3 does),
-        # but not round a loop.
-        with tempfile.TemporaryDirectory() as d:
-            src = os.path.join(d, "src")
-            os.makedirs(os.path.join(src, "realdir"))
-            with open(os.path.join(src, "realdir", "file.txt"), "wb") as fh:
-                fh.write(b"regular")
-            with open(os.path.join(d, "outside.txt"), "wb") as fh:
-                fh.write(b"linked")
-            os.symlink(os.path.join(d, "outside.txt"), os.path.join(src, "link-to-file"))
-            os.symlink(os.path.join(src, "realdir"), os.path.join(src, "link-to-dir"))
-            os.symlink(os.path.join(d, "nowhere"), os.path.join(src, "broken-link"))
-            os.symlink(src, os.path.join(src, "realdir", "loop"))
-            os.mkfifo(os.path.join(src, "a-fifo"))
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self.addCleanup(sock.close)
-            sock.bind(os.path.join(src, "a-socket"))
-            loops = {"link-to-dir/loop", "realdir/loop"}  # one directory, reached twice
-            expect = {"a-fifo": "a fifo", "a-socket": "a socket", "broken-link": "a symbolic link to nothing (broken)"}
-            expect.update({n: "a symbolic link to a directory that holds it (a loop)" for n in loops})
-            r = self.floe("cp", "-r", src, self.uri("skip/text"))
-            lines = r.stderr.decode().splitlines()
-            self.assertEqual(len(lines), len(expect), lines)
-            for name, reason in expect.items():
-                tail = "" if name in loops else ", not a regular file"
-                self.assertIn(f"floe: cp: skipped {os.path.join(src, name)}: {reason}{tail}", lines)
-            listed = json.loads(self.floe("--json", "ls", "-r", self.uri("skip/text/")).stdout)
-            self.assertEqual(sorted(o["key"] for o in listed["objects"]),
-                             ["skip/text/link-to-dir/file.txt", "skip/text/link-to-file", "skip/text/realdir/file.txt"])
-            doc, r = self.recursive_doc(src, self.uri("skip/json"))
-            self.assertEqual(sorted((s["path"], s["reason"]) for s in doc["skipped"]),
-                             sorted((os.path.join(src, n), why) for n, why in expect.items()))
-            self.assertEqual(doc["copied"], 3)
-            self.assertEqual(r.stderr.decode().count("skipped"), len(expect))
-            # Skips alone leave the exit code 0; a failed upload beside them makes it 1.
-            self.add_rule({"match": {"method": "PUT", "path": f"^/{self.bucket}/skip/failing/link-to-file$"},
-                           "action": {"type": "reply", "status": 400, "headers": {"Content-Type": "application/xml"},
-                                      "body": "<Error><Code>InvalidArgument</Code><Message>no</Message></Error>"}})
-            doc, r = self.recursive_doc(src, self.uri("skip/failing"), rc=1)
-            self.assertEqual(len(doc["skipped"]), len(expect))
-            self.assertEqual([e["code"] for e in doc["errors"]], ["InvalidArgument"])
-            self.assertEqual(doc["copied"], 2)
-
-    def test_cp_local_and_stdout_forms(self):
-        with tempfile.TemporaryDirectory() as d:
-            self.floe("cp", "-", self.uri("forms/from-stdin"), input=b"piped")
-            self.floe("cp", self.uri("forms/from-stdin"), d + "/")
-            with open(os.path.join(d, "from-stdin"), "rb") as fh:
-                self.assertEqual(fh.read(), b"piped")
-            self.floe("cp", "-", self.uri("forms/"), input=b"x", rc=2)
-            self.floe("cp", self.uri("forms/missing"), os.path.join(d, "nothing"), rc=4)
-            self.assertFalse(os.path.exists(os.path.join(d, "nothing")))
-            self.assertEqual(os.listdir(d), ["from-stdin"])
-            j = json.loads(self.floe("--json", "put", self.uri("forms/j"), "--file", os.path.join(d, "from-stdin")).stdout)
-            self.assertEqual(j["etag"], hashlib.md5(b"piped").hexdigest())
-            self.assertEqual(j["uri"], self.uri("forms/j"))
-
     # ---- global options: --region, --path-style -----------------------------------------
-
-    def counting_rule(self, match):
-        # Never fires (so the request goes on untouched); its "matched" counts.
-        return self.add_rule({"match": match, "trigger": {"nth": [1000000]}, "action": {"type": "delay", "ms": 1}})
-
-    def matched(self, rid):
-        return control(self.target.control, "GET", f"/rules/{rid}")["matched"]
 
     def test_region_is_the_credential_scope(self):
         scope = r"Credential=\S+/\d{8}/eu-west-2/s3/aws4_request"
@@ -774,49 +196,21 @@ class CliCases(unittest.TestCase):
         port = endpoint.rsplit(":", 1)[1]
         path_style = self.counting_rule({"path": f"^/{self.bucket}/ps/k$", "header": {"Host": f"^localhost:{port}$"}})
         virtual = self.counting_rule({"header": {"Host": f"^{self.bucket}\\.localhost"}})
-        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "-v", "--path-style", "put", self.uri("ps/k")],
+        r = subprocess.run([cli_support.FLOE, "--endpoint-url", endpoint, "-v", "--path-style", "put", self.uri("ps/k")],
                            input=b"path style", capture_output=True, env=env, timeout=120)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(f"PUT http://localhost:{port}/{self.bucket}/ps/k", r.stderr.decode())
-        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "cat", "--path-style", self.uri("ps/k")],
+        r = subprocess.run([cli_support.FLOE, "--endpoint-url", endpoint, "cat", "--path-style", self.uri("ps/k")],
                            capture_output=True, env=env, timeout=120)
         self.assertEqual((r.returncode, r.stdout), (0, b"path style"), r.stderr)
         self.assertEqual(self.matched(path_style), 2)
         # Without it: the virtual-hosted URL (BUCKET.localhost does not
         # resolve here; where it does, the proxy sees that Host instead).
-        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "-v", "cat", self.uri("ps/k")],
+        r = subprocess.run([cli_support.FLOE, "--endpoint-url", endpoint, "-v", "cat", self.uri("ps/k")],
                            capture_output=True, env=env, timeout=120)
         self.assertIn(f"GET http://{self.bucket}.localhost:{port}/ps/k", r.stderr.decode())
         self.assertEqual(self.matched(path_style), 2)
         self.assertEqual(self.matched(virtual), 0 if r.returncode != 0 else 1)
-
-    # ---- rm --if-match -----------------------------------------------------------------
-
-    def test_rm_if_match(self):
-        key = "cond/rm-if-match"
-        etag = self.floe("put", self.uri(key), input=b"keep me").stdout.decode().strip()
-        if self.target.name == "rgw":
-            # Ceph RGW 16.2 ignores If-Match on DeleteObject: floe finds out
-            # (a probe on a key that does not exist) and refuses rather than
-            # delete unconditionally: exit 1, the object kept.
-            r = self.floe("rm", self.uri(key), "--if-match", etag, rc=1)
-            self.assertIn(b"DeleteObject", r.stderr)
-            self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"keep me")
-            return
-        # A stale ETag: exit 3, one line, the object kept.
-        r = self.floe("rm", self.uri(key), "--if-match", "0" * 32, rc=3)
-        line = r.stderr.decode()
-        self.assertEqual(line.count("\n"), 1, line)
-        for part in ("DeleteObject", f"{self.bucket}/{key}", "412"):
-            self.assertIn(part, line)
-        self.assertEqual(self.floe("cat", self.uri(key)).stdout, b"keep me")
-        r = self.floe("--json", "rm", self.uri(key), "--if-match", f'"{"1" * 32}"', rc=3)
-        self.assertEqual(json.loads(r.stderr)["error"]["kind"], "precondition_failed")
-        self.assertEqual(self.stat_json(key)["etag"], etag)
-        # The right one (quoted or not): deleted.
-        out = json.loads(self.floe("--json", "rm", self.uri(key), "--if-match", etag).stdout)
-        self.assertEqual(out, {"deleted": [key], "errors": []})
-        self.floe("cat", self.uri(key), rc=4)
 
     # ---- presign ---------------------------------------------------------------------
 
@@ -855,7 +249,7 @@ class CliHelp(unittest.TestCase):
         return set(re.findall(r"--[a-z][a-z-]*", text))
 
     def help(self, *args):
-        r = subprocess.run([FLOE] + list(args) + ["--help"], capture_output=True, timeout=30)
+        r = subprocess.run([cli_support.FLOE] + list(args) + ["--help"], capture_output=True, timeout=30)
         self.assertEqual(r.returncode, 0, r.stderr)
         return r.stdout.decode()
 
@@ -880,7 +274,7 @@ class CliHelp(unittest.TestCase):
             self.assertEqual(named - own - glob, set(), f"docs/cli.md's floe {verb} row names options it does not take")
             # And the parser takes each option --help lists.
             for opt in own:
-                r = subprocess.run([FLOE, verb, opt + "=x"], capture_output=True, timeout=30)
+                r = subprocess.run([cli_support.FLOE, verb, opt + "=x"], capture_output=True, timeout=30)
                 self.assertNotIn(b"unknown option", r.stderr, opt)
                 self.assertNotIn(b"does not apply", r.stderr, opt)
         self.assertIn("--method", self.help("presign"))
@@ -913,7 +307,7 @@ class CliWebIdentity(unittest.TestCase):
         # The verifier learns the keys STS hands out, so the S3 request is checked too.
         control(ctl, "POST", "/verify", {"enabled": True})
         bucket = "floe-cli-wi-" + uuid.uuid4().hex[:10]
-        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "--debug", "mb", f"s3://{bucket}"],
+        r = subprocess.run([cli_support.FLOE, "--endpoint-url", endpoint, "--debug", "mb", f"s3://{bucket}"],
                            capture_output=True, env=env, timeout=60)
         log = r.stderr.decode()
         self.assertEqual(r.returncode, 0, log)
@@ -927,20 +321,20 @@ class CliWebIdentity(unittest.TestCase):
         # presign with web-identity credentials: a fresh process has none
         # cached; it fetches them first, and the URL works (the verifier
         # checks it) and carries the session token.
-        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "put", f"s3://{bucket}/k"], input=b"signed",
+        r = subprocess.run([cli_support.FLOE, "--endpoint-url", endpoint, "put", f"s3://{bucket}/k"], input=b"signed",
                            capture_output=True, env=env, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
-        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "presign", f"s3://{bucket}/k"],
+        r = subprocess.run([cli_support.FLOE, "--endpoint-url", endpoint, "presign", f"s3://{bucket}/k"],
                            capture_output=True, env=env, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
         url = r.stdout.decode().strip()
         self.assertIn("X-Amz-Security-Token=", url)
         with urllib.request.urlopen(url, timeout=30) as got:
             self.assertEqual(got.read(), b"signed")
-        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "rm", f"s3://{bucket}/k"],
+        r = subprocess.run([cli_support.FLOE, "--endpoint-url", endpoint, "rm", f"s3://{bucket}/k"],
                            capture_output=True, env=env, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
-        r = subprocess.run([FLOE, "--endpoint-url", endpoint, "rb", f"s3://{bucket}"],
+        r = subprocess.run([cli_support.FLOE, "--endpoint-url", endpoint, "rb", f"s3://{bucket}"],
                            capture_output=True, env=env, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
 
@@ -964,7 +358,7 @@ class CliTls(unittest.TestCase):
                 {"enabled": True, "secrets": {"AKIDFLOECLITLS01": "cli-tls-secret"}})
 
     def floe(self, *args):
-        return subprocess.run([FLOE, "--endpoint-url", self.endpoint] + list(args), capture_output=True,
+        return subprocess.run([cli_support.FLOE, "--endpoint-url", self.endpoint] + list(args), capture_output=True,
                               env=self.env, timeout=60)
 
     def test_ca_bundle_and_no_verify(self):
@@ -988,29 +382,5 @@ class CliTls(unittest.TestCase):
         self.assertEqual(self.floe("--ca-bundle", self.ca, "rb", f"s3://{bucket}").returncode, 0)
 
 
-def main():
-    global FLOE
-    if len(sys.argv) < 2:
-        sys.exit("usage: test_cli.py PATH_TO_FLOE")
-    FLOE = sys.argv[1]
-    ts = targets()
-    if ts is not None and len(ts) < 2:
-        # Issue 5: every verb against moto AND a real Ceph RGW.
-        return cli_support.cannot_run("cli tests: FLOE_TEST_RGW_PROXY_ENDPOINT is not set: the Ceph RGW is not "
-                                      "running (tests/support/rgw.py says what it needs). " + cli_support.START_SERVERS)
-    if ts is None:
-        return cli_support.cannot_run("cli tests: FLOE_TEST_PROXY_ENDPOINT / FLOE_TEST_PROXY_CONTROL are not set. "
-                                      + cli_support.START_SERVERS)
-    suite = unittest.TestSuite()
-    loader = unittest.TestLoader()
-    for t in ts:
-        cls = type(f"Cli_{t.name}", (CliCases,), {"target": t})
-        suite.addTests(loader.loadTestsFromTestCase(cls))
-    suite.addTests(loader.loadTestsFromTestCase(CliHelp))
-    suite.addTests(loader.loadTestsFromTestCase(CliTls))
-    suite.addTests(loader.loadTestsFromTestCase(CliWebIdentity))
-    return cli_support.run_suite(suite)
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli_support.main([CliVerbs], once=[CliHelp, CliTls, CliWebIdentity]))
