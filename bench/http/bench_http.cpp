@@ -98,7 +98,6 @@ struct figures {
 figures measure(floe::http::url const& u, std::uint64_t n, unsigned inflight) {
   asio::io_context io(1);
   floe::http::client_config cfg;
-  cfg.proxy = {};
   cfg.max_connections_per_host = inflight;
   client c(io.get_executor(), cfg);
   std::vector<lane> lanes(inflight);

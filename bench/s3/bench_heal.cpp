@@ -164,7 +164,7 @@ int main(int argc, char** argv) {
   }
   floe::sts::client_config sts_cfg;
   sts_cfg.env = env;
-  sts_cfg.http.proxy = {};
+  sts_cfg.http.proxy.no_proxy = "*";  // loopback: never through a proxy the environment names
   auto inner = floe::credentials::web_identity_source::create(io.get_executor(), **cfg, sts_cfg);
   if (!inner) {
     std::fprintf(stderr, "bench_heal: %s\n", inner.error().what().c_str());
@@ -180,14 +180,13 @@ int main(int argc, char** argv) {
   sc.addressing.region = "us-east-1";
   sc.addressing.style = floe::s3::addressing_style::path;
   sc.credentials = provider;
-  sc.http.proxy = {};
+  sc.http.proxy.no_proxy = "*";
   auto s3 = floe::s3::client::create(io.get_executor(), sc);
   if (!s3) {
     std::fprintf(stderr, "bench_heal: %s\n", s3.error().what().c_str());
     return 2;
   }
   floe::http::client_config hc;
-  hc.proxy = {};
   floe::http::client http(io.get_executor(), hc);
 
   figures f;

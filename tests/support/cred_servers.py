@@ -21,7 +21,10 @@ One loopback HTTP/1.1 server that plays two parts:
 Control (JSON): POST /_control/expire-tokens (every IMDS session token goes
 stale), POST /_control/config {"container_token": "...", "fail": bool,
 "container_fail": bool, "expiry_s": n, "role": "...", "sso_token": "...",
-"sso_account": "...", "sso_role": "..."}, GET /_control/stats.
+"sso_account": "...", "sso_role": "...", "fail_next": {"imds": n,
+"container": n, "sso": n}}, GET /_control/stats. fail_next: the next n
+requests for credentials of that kind that would succeed (the IMDS role's
+credentials, the container's, the portal's) get 503 instead.
 
 Usage: python3 cred_servers.py [--port 0] -> prints {"port": P} on stdout.
 Credentials issued (kind imds, container, sso): AccessKeyId ASIA<KIND><n>, SecretAccessKey <kind>-secret-<n>,
@@ -39,6 +42,7 @@ LOCK = threading.Lock()
 STATE = {
     "tokens": set(), "token_seq": 0, "role": "floe-role", "expiry_s": 6 * 3600,
     "container_token": "", "fail": False, "container_fail": False,
+    "fail_next": {"imds": 0, "container": 0, "sso": 0},
     "sso_token": "", "sso_account": "111122223333", "sso_role": "floe-sso-role",
     "issued": {"imds": 0, "container": 0, "sso": 0},
     "stats": {"token_puts": 0, "role_gets": 0, "cred_gets": 0, "unauthorized": 0,
@@ -46,6 +50,15 @@ STATE = {
 }
 CONFIG_KEYS = ("container_token", "fail", "container_fail", "expiry_s", "role", "sso_token", "sso_account",
                "sso_role")
+
+
+def fail_now(kind):
+    """Whether this request of `kind` is one fail_next asked to fail (counts it down)."""
+    with LOCK:
+        if STATE["fail_next"].get(kind, 0) > 0:
+            STATE["fail_next"][kind] -= 1
+            return True
+    return False
 
 
 def creds(kind):
@@ -114,6 +127,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(401, b'{"message":"bad token"}', "application/json")
             if fail:
                 return self.reply(500, b'{"message":"internal error"}', "application/json")
+            if fail_now("container"):
+                return self.reply(503, b'{"message":"try again"}', "application/json")
             return self.reply(200, creds("container"), "application/json")
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/federation/credentials":
@@ -128,6 +143,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(401, b'{"message":"Session token not found or invalid"}', "application/json")
             if not role_ok:
                 return self.reply(403, b'{"message":"No access"}', "application/json")
+            if fail_now("sso"):
+                return self.reply(503, b'{"message":"try again"}', "application/json")
             return self.reply(200, creds("sso"), "application/json")
         prefix = "/latest/meta-data/iam/security-credentials/"
         if not self.path.startswith(prefix):
@@ -149,6 +166,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.reply(404)
         if fail:
             return self.reply(500, b"internal error")
+        if fail_now("imds"):
+            return self.reply(503, b"try again")
         self.reply(200, creds("imds"), "application/json")
 
     def do_POST(self):
@@ -163,6 +182,8 @@ class Handler(BaseHTTPRequestHandler):
                 for k in CONFIG_KEYS:
                     if k in cfg:
                         STATE[k] = cfg[k]
+                for kind, n in cfg.get("fail_next", {}).items():
+                    STATE["fail_next"][kind] = int(n)
             return self.reply(200, b'{"ok": true}', "application/json")
         self.reply(404)
 

@@ -81,7 +81,9 @@ struct client_config {
   unsigned max_stale_resends = 4;
 
   tls_config tls;
-  proxy_config proxy = proxy_config::from_env();
+  /// Empty: no proxy. Never read from the environment here: a session
+  /// (session_params::proxy_from_env) fills it through its lookup.
+  proxy_config proxy;
   /// The standard retry mode of the request drivers sending through this
   /// client: the quota's size and costs (client::quota()), and the attempts
   /// and back-off a driver made from it uses. The client itself never retries.

@@ -30,6 +30,8 @@
 #include <floe/credentials/provider.hpp>
 #include <floe/credentials/refreshing.hpp>
 #include <floe/credentials/shared_files.hpp>
+#include <floe/endpoints/resolver.hpp>
+#include <floe/http/client_config.hpp>
 #include <floe/result.hpp>
 #include <floe/sts/client.hpp>
 
@@ -38,6 +40,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +53,17 @@ struct chain_config {
   /// For every STS client the chain makes (web identity, roles); env
   /// defaults to `env`.
   sts::client_config sts;
+  /// The resolver the SSO portal's endpoint comes from (make_session gives
+  /// the session's: the profile's `services` section and `endpoint_url`
+  /// too); unset: one of `env` alone.
+  std::optional<endpoints::resolver> endpoints;
+  /// The SSO portal client takes its TLS, proxy, resolve overrides and
+  /// observer from here (make_session gives the session's). The proxy is
+  /// used as given when `proxy_from_env` is off; on, an empty one is read
+  /// from `env` (make_session turns it off: the session's proxy is given).
+  /// tls.env defaults to `env`.
+  http::client_config http;
+  bool proxy_from_env = true;
   refreshing_params refresh;
   std::chrono::milliseconds process_timeout{30'000};
   /// Overrides the IMDS timeouts (the endpoint still comes from the environment).

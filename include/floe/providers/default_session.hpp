@@ -17,8 +17,9 @@
 namespace floe {
 
 /// session::create, with the default chain when `p.credentials` is null
-/// (resolved on first use; the chain's STS clients take the session's
-/// environment, region, TLS, proxy, resolve overrides and observer).
+/// (resolved on first use; the chain's STS clients and its SSO portal
+/// client take the session's environment, endpoint resolver, region, TLS,
+/// proxy, resolve overrides and observer).
 /// Errors: those of session::create; a configured but broken credential
 /// source. No credentials at all is not an error here: the first signed
 /// request fails with errc::credentials_unavailable.

@@ -12,7 +12,9 @@
 //
 // Environment: AWS_EC2_METADATA_DISABLED=true turns the source off;
 // AWS_EC2_METADATA_SERVICE_ENDPOINT replaces http://169.254.169.254
-// (AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE=IPv6: http://[fd00:ec2::254]).
+// (AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE=IPv6: http://[fd00:ec2::254]);
+// AWS_METADATA_SERVICE_NUM_ATTEMPTS (1 to 10, default 1) sets the tries per
+// request, made by the service driver's retry (a 5xx or a lost reply).
 
 #include <floe/config.hpp>
 #include <floe/credentials/environment.hpp>
@@ -35,7 +37,7 @@ namespace floe::credentials {
 struct imds_config {
   std::string endpoint = "http://169.254.169.254";
   std::chrono::milliseconds timeout{1'000};  // connect and idle, per attempt
-  unsigned attempts = 1;                     // per request (1: no retries)
+  unsigned attempts = 1;                     // per request (1: no retries); AWS_METADATA_SERVICE_NUM_ATTEMPTS
   std::chrono::seconds token_ttl{21600};
 };
 

@@ -15,7 +15,10 @@
 //    GET https://portal.sso.<sso_region>.amazonaws.com/federation/credentials
 //        ?account_id=<sso_account_id>&role_name=<sso_role_name>
 //    with the token in the `x-amz-sso_bearer_token` header (not signed);
-//    AWS_ENDPOINT_URL_SSO replaces the endpoint. The reply:
+//    the endpoint comes from the endpoint resolver for service id `sso`
+//    (AWS_ENDPOINT_URL_SSO, AWS_ENDPOINT_URL, the profile's `services`
+//    section and `endpoint_url`, else AWS's in sso_region: amazonaws.com.cn
+//    for cn-*), a session's resolver when the chain is made from one. The reply:
 //    {"roleCredentials": {"accessKeyId", "secretAccessKey", "sessionToken",
 //    "expiration" (ms since the epoch)}}.
 // The sets go through the refreshing cache. The token never appears in a
@@ -26,6 +29,8 @@
 #include <floe/credentials/environment.hpp>
 #include <floe/credentials/profile_chain.hpp>
 #include <floe/credentials/refreshing.hpp>
+#include <floe/endpoints/resolver.hpp>
+#include <floe/http/client_config.hpp>
 #include <floe/http/client.hpp>
 #include <floe/service/driver.hpp>
 #include <floe/result.hpp>
@@ -49,11 +54,15 @@ struct sso_config {
   std::string account_id;
   std::string role_name;
   std::string cache_dir;      // $HOME/.aws/sso/cache
-  std::string endpoint;       // https://portal.sso.<region>.amazonaws.com, or AWS_ENDPOINT_URL_SSO
-  std::string endpoint_source;  // "AWS_ENDPOINT_URL_SSO" or "sso_region", for messages
+  std::string endpoint;       // https://portal.sso.<region>.<suffix>, or a configured one
+  std::string endpoint_source;  // "sso_region", or where the configured one came from ("AWS_ENDPOINT_URL_SSO", ...)
   std::chrono::milliseconds timeout{5'000};  // connect and idle, per attempt
   /// The wall clock (token expiry); null: system_clock::now.
   std::function<std::chrono::system_clock::time_point()> clock;
+  /// Its TLS, proxy, resolve overrides and exchange observer are the
+  /// portal client's (a session's: --ca-bundle, AWS_CA_BUNDLE through its
+  /// lookup, its proxy); timeouts, retries and limits are SSO's own.
+  http::client_config http;
 };
 
 /// The token cache's file name stem: the lower-case hex SHA-1 of the
@@ -78,10 +87,12 @@ FLOE_DECL result<sso_token> parse_sso_token(std::string_view text, std::string_v
 FLOE_DECL result<credentials> parse_sso_role_credentials(std::string_view text, std::string_view what);
 
 /// The settings for a plan whose base is profile_base_kind::sso: the cache
-/// under $HOME (from `env`), the endpoint from AWS_ENDPOINT_URL_SSO or the
-/// region. Errors: errc::invalid_argument (no HOME, a bad endpoint URL, a
-/// region that cannot be a host name).
-FLOE_DECL result<sso_config> sso_config_from_plan(profile_plan const& plan, env_lookup const& env);
+/// under $HOME (from `env`), the endpoint from `endpoints` (null: a
+/// resolver of `env` alone, without the profile's settings) for service id
+/// `sso` in sso_region. Errors: errc::invalid_argument (no HOME, a bad
+/// endpoint URL, a region that cannot be a host name).
+FLOE_DECL result<sso_config> sso_config_from_plan(profile_plan const& plan, env_lookup const& env,
+                                                  endpoints::resolver const* endpoints = nullptr);
 
 class sso_source final : public refreshing_source {
  public:

@@ -70,6 +70,8 @@ struct client_config {
   /// the session. Unset: through a resolver of `env` alone
   /// (AWS_ENDPOINT_URL_STS, AWS_ENDPOINT_URL; AWS_REGION, AWS_DEFAULT_REGION).
   std::optional<shared_endpoints> shared;
+  /// Unset `shared`: an empty proxy here is read from `env` (the proxy
+  /// variables), and tls.env defaults to `env`. Set: used as given.
   http::client_config http;
   /// Tries in all (transport failures, 5xx and the codes of
   /// is_retryable_sts_code alike), each built again.

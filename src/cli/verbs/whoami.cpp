@@ -3,6 +3,7 @@
 // secret, session token or token-file contents: only the identity STS
 // returns, the provider's description, the generation and the expiry.
 
+#include "../cli_session.hpp"
 #include "../context.hpp"
 #include "../json_writer.hpp"
 #include "../output.hpp"
@@ -21,14 +22,22 @@ namespace {
 namespace asio = boost::asio;
 
 asio::awaitable<int> cmd_whoami(context& x) {
-  auto& c = x.c;
   auto const& cl = x.cl;
-  auto& provider = c.credentials_provider();
+  // The command's session: the profile's region and its `services` /
+  // endpoint_url for STS, the one resolver, the TLS and proxy settings.
+  auto s = make_cli_session(x);
+  if (!s) {
+    report_error(cl.g, s.error(), "configuration", "");
+    co_return s.error().code == errc::invalid_argument ? exit_usage : exit_error;
+  }
+  if (!(*s)->credentials()) {
+    report_error(cl.g, error(errc::credentials_unavailable, "no credentials provider"), "credentials", "");
+    co_return exit_error;
+  }
+  auto& provider = *(*s)->credentials();
   sts::client_config sc;
   sc.endpoint.endpoint_url = cl.g.endpoint_url;
-  sc.endpoint.region = cl.g.region.empty() ? c.addressing().region : cl.g.region;
-  sc.http.tls = c.config().http.tls;  // --ca-bundle, --no-verify-ssl and the warning hook
-  auto sts = sts::client::create(c.get_executor(), sc);
+  auto sts = sts::client::create(x.c.get_executor(), **s, sc);
   if (!sts) {
     report_error(cl.g, sts.error(), "GetCallerIdentity", "");
     co_return exit_usage;
@@ -106,9 +115,11 @@ constexpr verb_spec whoami_verbs[] = {
                     "from (the default chain's source), their generation and their expiry.\n"
                     "Never prints a secret key, a session token or a token file's contents.\n"
                     "The STS endpoint: --endpoint-url when given, else AWS_ENDPOINT_URL_STS,\n"
-                    "AWS_ENDPOINT_URL, the regional endpoint (--region, AWS_REGION), the global one.\n",
+                    "AWS_ENDPOINT_URL, the profile's services section and endpoint_url, the\n"
+                    "regional endpoint (--region, AWS_REGION, the profile's region), the global one.\n",
      .options = whoami_options,
-     .run = cmd_whoami},
+     .run = cmd_whoami,
+     .own_session = true},
 };
 
 }  // namespace

@@ -6,7 +6,8 @@
 Cases: static keys from the environment (text and --json); --verbose with a
 credential_process profile, with web identity and with an SSO profile
 (source, generation, expiry; the SSO portal is tests/support/cred_servers.py
-on loopback); an expired SSO token (the error says to run `aws sso login`);
+on loopback); a profile whose `services` section names the STS and SSO
+endpoints; an expired SSO token (the error says to run `aws sso login`);
 no credentials at all (the error names every source). Every case
 greps stdout and stderr for the secret key, the session token and the token
 file's contents: none may appear. Prints "floe-cases: N passed, M failed".
@@ -152,6 +153,24 @@ class Whoami(unittest.TestCase):
         self.assertNotEqual(rc, 0)
         self.assertIn("expired", err)
         self.assertIn("aws sso login --sso-session floe", err)
+
+    def test_profile_services_sts_and_sso(self):
+        # No AWS_ENDPOINT_URL_STS: the profile's services section sends STS
+        # to the test endpoint, and its sso block sends the SSO portal to
+        # the emulator (the session's one resolver, for both).
+        base = self.start_sso_portal()
+        self.write_sso_token("2099-01-01T00:00:00Z")
+        control("/verify", {"enabled": True, "secrets": {"ASIASSO1": SSO_SECRET}})
+        with open(os.path.join(self.home.name, ".aws", "config"), "a") as f:
+            f.write("[profile svc]\nservices = local\nsso_session = floe\nsso_account_id = 123456789012\n"
+                    "sso_role_name = floe-sso\n"
+                    "[services local]\nsts =\n  endpoint_url = %s\nsso =\n  endpoint_url = %s\n"
+                    % (os.environ["FLOE_TEST_PROXY_ENDPOINT"], base))
+        rc, out, err = self.run_floe(["whoami", "--verbose", "-v", "--profile", "svc"], {"AWS_ENDPOINT_URL_STS": ""})
+        self.assertEqual(rc, 0, err)
+        self.assertIn("Account: 123456789012", out)
+        self.assertIn("Source:      SSO (profile svc", out)
+        self.assertIn("STS endpoint %s (profile 'svc' services 'local')" % os.environ["FLOE_TEST_PROXY_ENDPOINT"], err)
 
     def test_no_credentials_names_every_source(self):
         rc, out, err = self.run_floe(["whoami"], {})

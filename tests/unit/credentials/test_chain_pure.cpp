@@ -233,4 +233,13 @@ TEST_CASE("IMDS settings from the environment") {
   CHECK((*custom)->endpoint == "http://127.0.0.1:9999");
   CHECK_FALSE(imds_from_environment(env_of({{"AWS_EC2_METADATA_SERVICE_ENDPOINT", "nope"}})).has_value());
   CHECK_FALSE(imds_from_environment(env_of({{"AWS_EC2_METADATA_SERVICE_ENDPOINT_MODE", "IPv5"}})).has_value());
+  CHECK((*def)->attempts == 1);  // off EC2 each try costs a timeout: one unless asked
+  auto three = imds_from_environment(env_of({{"AWS_METADATA_SERVICE_NUM_ATTEMPTS", "3"}}));
+  REQUIRE(three.has_value());
+  CHECK((*three)->attempts == 3);
+  for (char const* bad : {"0", "11", "two", "-1", "1.5"}) {
+    auto b = imds_from_environment(env_of({{"AWS_METADATA_SERVICE_NUM_ATTEMPTS", bad}}));
+    REQUIRE_FALSE(b.has_value());
+    CHECK(b.error().diag.message.find("AWS_METADATA_SERVICE_NUM_ATTEMPTS") != std::string::npos);
+  }
 }

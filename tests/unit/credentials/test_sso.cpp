@@ -76,9 +76,57 @@ TEST_CASE("SSO plan: an sso-session section supplies the start URL and region") 
   CHECK(sso_token_path(*c) == "/home/u/.aws/sso/cache/0ad374308c5a4e22f723adf10145eafad7c4031c.json");
   auto o = sso_config_from_plan(*p, env_of({{"HOME", "/home/u"}, {"AWS_ENDPOINT_URL_SSO", "http://127.0.0.1:9/"}}));
   REQUIRE(o.has_value());
-  CHECK(o->endpoint == "http://127.0.0.1:9/");
+  CHECK(o->endpoint == "http://127.0.0.1:9");
   CHECK(o->endpoint_source == "AWS_ENDPOINT_URL_SSO");
   CHECK_FALSE(sso_config_from_plan(*p, env_of({})).has_value());  // no HOME
+}
+
+TEST_CASE("SSO plan: the portal through the endpoint resolver (partition, AWS_ENDPOINT_URL, services, endpoint_url)") {
+  auto f = shared_config_of("[profile cn]\nsso_session = s\nsso_account_id = 1\nsso_role_name = R\n"
+                            "services = local\n"
+                            "[profile flat]\nsso_session = s\nsso_account_id = 1\nsso_role_name = R\n"
+                            "endpoint_url = http://127.0.0.1:7\n"
+                            "[services local]\nsso =\n  endpoint_url = http://127.0.0.1:8/portal\n"
+                            "[sso-session s]\nsso_start_url = https://x/start\nsso_region = cn-north-1\n");
+  auto p = resolve_profile_plan(f, "cn");
+  REQUIRE_MESSAGE(p.has_value(), (p ? "" : p.error().diag.message));
+  auto const home = env_of({{"HOME", "/h"}});
+  // China's partition: amazonaws.com.cn, not a hard-coded amazonaws.com.
+  auto cn = sso_config_from_plan(*p, home);
+  REQUIRE_MESSAGE(cn.has_value(), (cn ? "" : cn.error().diag.message));
+  CHECK(cn->endpoint == "https://portal.sso.cn-north-1.amazonaws.com.cn");
+  CHECK(cn->endpoint_source == "sso_region");
+  // AWS_ENDPOINT_URL counts for SSO as for every service.
+  auto global = sso_config_from_plan(*p, env_of({{"HOME", "/h"}, {"AWS_ENDPOINT_URL", "http://127.0.0.1:6"}}));
+  REQUIRE(global.has_value());
+  CHECK(global->endpoint == "http://127.0.0.1:6");
+  CHECK(global->endpoint_source == "AWS_ENDPOINT_URL");
+  // A resolver that knows the profile (a session's): its services block...
+  auto with_profile = [&](std::string const& name, floe::env_lookup env) {
+    auto prof = f.find_profile(name);
+    REQUIRE(prof.has_value());
+    auto r = floe::endpoints::resolver::create(env, prof->endpoint_settings());
+    REQUIRE(r.has_value());
+    return *r;
+  };
+  auto rl = with_profile("cn", home);
+  auto svc = sso_config_from_plan(*p, home, &rl);
+  REQUIRE_MESSAGE(svc.has_value(), (svc ? "" : svc.error().diag.message));
+  CHECK(svc->endpoint == "http://127.0.0.1:8/portal");
+  CHECK_MESSAGE(contains(svc->endpoint_source, "services 'local'"), svc->endpoint_source);
+  // ...and its endpoint_url; AWS_ENDPOINT_URL_SSO still wins over both.
+  auto q = resolve_profile_plan(f, "flat");
+  REQUIRE(q.has_value());
+  auto rf = with_profile("flat", home);
+  auto flat = sso_config_from_plan(*q, home, &rf);
+  REQUIRE(flat.has_value());
+  CHECK(flat->endpoint == "http://127.0.0.1:7");
+  auto envsso = env_of({{"HOME", "/h"}, {"AWS_ENDPOINT_URL_SSO", "http://127.0.0.1:5"}});
+  auto rs = with_profile("cn", envsso);
+  auto over = sso_config_from_plan(*p, envsso, &rs);
+  REQUIRE(over.has_value());
+  CHECK(over->endpoint == "http://127.0.0.1:5");
+  CHECK(over->endpoint_source == "AWS_ENDPOINT_URL_SSO");
 }
 
 TEST_CASE("SSO plan: the legacy keys; the cache is named by the start URL") {

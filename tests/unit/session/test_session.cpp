@@ -1,9 +1,14 @@
 // floe::session without sockets: what it reads from its environment lookup
-// (never the process's), and the endpoint every service id resolves to.
+// (never the process's), the endpoint every service id resolves to, and the
+// store quirks the S3 clients made from one session share.
+#include <floe/http/tls.hpp>
+#include <floe/s3/client.hpp>
 #include <floe/session/session.hpp>
 
+#include <boost/asio/io_context.hpp>
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -113,4 +118,49 @@ TEST_CASE("a profile named explicitly must exist; none given, none is needed") {
   auto none = make({});
   CHECK(none->profile() == nullptr);
   CHECK(none->credentials() == nullptr);
+}
+
+TEST_CASE("a default-built http::client_config reads no proxy from the process environment") {
+  // The process environment says a proxy; only a session's lookup may.
+  ::setenv("HTTPS_PROXY", "http://process-proxy.test:3128", 1);
+  ::setenv("http_proxy", "http://process-proxy.test:3128", 1);
+  floe::http::client_config c;
+  CHECK(c.proxy.https_proxy.empty());
+  CHECK(c.proxy.http_proxy.empty());
+  auto s = make({});  // its lookup has no proxy variables
+  CHECK(s->http().proxy.https_proxy.empty());
+  CHECK(s->http().proxy.http_proxy.empty());
+  ::unsetenv("HTTPS_PROXY");
+  ::unsetenv("http_proxy");
+}
+
+TEST_CASE("AWS_CA_BUNDLE comes through the session's lookup") {
+  auto s = make({{"AWS_CA_BUNDLE", "/lookup/ca.pem"}});
+  auto const& tls = s->http().tls;
+  REQUIRE(static_cast<bool>(tls.env));
+  CHECK(tls.env("AWS_CA_BUNDLE") == std::optional<std::string>("/lookup/ca.pem"));
+  auto where = floe::http::choose_ca_location(tls, tls.env, [](std::string const&) { return false; });
+  CHECK(where.file == "/lookup/ca.pem");
+  CHECK(where.origin.find("AWS_CA_BUNDLE") != std::string::npos);
+}
+
+TEST_CASE("store quirks: two S3 clients of one session share what one learns; another session's do not") {
+  boost::asio::io_context io;
+  auto a = make({}, "us-east-1");
+  auto b = make({}, "us-east-1");
+  auto c1 = floe::s3::client::create(io.get_executor(), *a, {});
+  auto c2 = floe::s3::client::create(io.get_executor(), *a, {});
+  auto other = floe::s3::client::create(io.get_executor(), *b, {});
+  REQUIRE(c1.has_value());
+  REQUIRE(c2.has_value());
+  REQUIRE(other.has_value());
+  std::string const ep = "http://rgw.test:7480";
+  CHECK_FALSE((*c2)->quirks().unquoted_if_match(ep));
+  (*c1)->quirks().set_unquoted_if_match(ep, true);
+  (*c1)->quirks().set_honours_delete_if_match(ep, false);
+  CHECK((*c2)->quirks().unquoted_if_match(ep));
+  CHECK((*c2)->quirks().honours_delete_if_match(ep) == std::optional<bool>(false));
+  CHECK(a->quirks()->unquoted_if_match(ep));
+  CHECK_FALSE((*other)->quirks().unquoted_if_match(ep));
+  CHECK_FALSE((*other)->quirks().honours_delete_if_match(ep).has_value());
 }

@@ -94,9 +94,14 @@ FLOE_DECL result<std::shared_ptr<provider>> make_profile_provider(boost::asio::a
       break;
     }
     case profile_base_kind::sso: {
-      auto sc = sso_config_from_plan(plan, env);
+      auto sc = sso_config_from_plan(plan, env, cfg.endpoints ? &*cfg.endpoints : nullptr);
       if (!sc) return sc.error();
       sc->clock = cfg.refresh.clock;
+      sc->http = cfg.http;
+      if (!sc->http.tls.env) sc->http.tls.env = env;
+      auto const& px = sc->http.proxy;
+      if (cfg.proxy_from_env && px.http_proxy.empty() && px.https_proxy.empty() && px.no_proxy.empty())
+        sc->http.proxy = http::proxy_config::from_env(env);
       auto src = sso_source::create(ex, std::move(*sc));
       if (!src) return src.error();
       auto r = detail::refreshing_over(ex, std::move(*src), cfg.refresh);

@@ -24,6 +24,11 @@ FLOE_DECL result<std::shared_ptr<session>> make_session(boost::asio::any_io_exec
   cc.sts.http.proxy = s.http().proxy;
   cc.sts.http.resolve_overrides = s.http().resolve_overrides;
   cc.sts.http.observer = s.http().observer;  // a request log sees the credential fetches too
+  // The SSO portal the same way: the session's resolver (service id `sso`)
+  // and its TLS, proxy, resolve overrides and observer.
+  cc.endpoints = s.endpoints();
+  cc.http = s.http();
+  cc.proxy_from_env = false;  // the session's proxy, as it is
   auto chain = credentials::make_default_chain(ex, std::move(cc));
   if (!chain) return chain.error();
   p.credentials = std::move(*chain);

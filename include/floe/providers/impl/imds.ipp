@@ -30,6 +30,17 @@ FLOE_DECL result<std::optional<imds_config>> imds_from_environment(env_lookup co
     c.endpoint = *e;
     while (!c.endpoint.empty() && c.endpoint.back() == '/') c.endpoint.pop_back();
   }
+  if (auto n = non_empty(env, "AWS_METADATA_SERVICE_NUM_ATTEMPTS")) {
+    // Off EC2 every attempt costs a timeout, so more than one is opt-in
+    // (botocore's setting); the tries go through the driver's retry.
+    unsigned v = 0;
+    bool ok = n->size() <= 2 && std::all_of(n->begin(), n->end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    if (ok) v = static_cast<unsigned>(std::stoul(*n));
+    if (!ok || v < 1 || v > 10)
+      return error(errc::invalid_argument, "AWS_METADATA_SERVICE_NUM_ATTEMPTS must be a whole number from 1 to 10, not '" +
+                                               detail::printable(*n, 32) + "'");
+    c.attempts = v;
+  }
   return std::optional<imds_config>(std::move(c));
 }
 

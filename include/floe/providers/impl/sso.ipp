@@ -10,6 +10,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <optional>
 #include <cstdint>
 
 namespace floe::credentials {
@@ -110,7 +111,8 @@ FLOE_DECL result<credentials> parse_sso_role_credentials(std::string_view text, 
   return c;
 }
 
-FLOE_DECL result<sso_config> sso_config_from_plan(profile_plan const& plan, env_lookup const& env) {
+FLOE_DECL result<sso_config> sso_config_from_plan(profile_plan const& plan, env_lookup const& env,
+                                                  endpoints::resolver const* endpoints) {
   std::string const who = "SSO profile '" + detail::printable(plan.base_profile) + "'";
   if (plan.base != profile_base_kind::sso) return error(errc::invalid_argument, who + ": the plan is not an SSO plan");
   sso_config c;
@@ -123,19 +125,28 @@ FLOE_DECL result<sso_config> sso_config_from_plan(profile_plan const& plan, env_
   auto home = non_empty(env, "HOME");
   if (!home) return error(errc::invalid_argument, who + ": HOME is not set, so the SSO token cache (~/.aws/sso/cache) cannot be found");
   c.cache_dir = *home + "/.aws/sso/cache";
-  if (auto e = non_empty(env, "AWS_ENDPOINT_URL_SSO")) {
-    auto u = http::parse_url(*e);
-    if (!u) return error(errc::invalid_argument, "AWS_ENDPOINT_URL_SSO does not parse: " + u.error().diag.message);
-    c.endpoint = *e;
-    c.endpoint_source = "AWS_ENDPOINT_URL_SSO";
-  } else {
-    bool ok = !c.region.empty() && std::all_of(c.region.begin(), c.region.end(), [](char ch) {
-      return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
-    });
-    if (!ok) return error(errc::invalid_argument, who + ": sso_region '" + detail::printable(c.region) + "' is not a region name");
-    c.endpoint = "https://portal.sso." + c.region + ".amazonaws.com";
-    c.endpoint_source = "sso_region";
+  std::optional<endpoints::resolver> own;
+  if (endpoints == nullptr) {
+    auto r = endpoints::resolver::create(env);
+    if (!r) return r.error();
+    own = std::move(*r);
+    endpoints = &*own;
   }
+  auto conf = endpoints->configured("sso");
+  if (!conf) return conf.error();
+  if (*conf) {
+    c.endpoint = (*conf)->ep.url();
+    c.endpoint_source = std::move((*conf)->source);
+    return c;
+  }
+  bool ok = !c.region.empty() && std::all_of(c.region.begin(), c.region.end(), [](char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+  });
+  if (!ok) return error(errc::invalid_argument, who + ": sso_region '" + detail::printable(c.region) + "' is not a region name");
+  auto r = endpoints->resolve("sso", c.region, {}, who + " sso_region");
+  if (!r) return r.error();
+  c.endpoint = r->ep.url();
+  c.endpoint_source = "sso_region";
   return c;
 }
 
@@ -152,7 +163,12 @@ FLOE_DECL result<std::unique_ptr<sso_source>> sso_source::create(boost::asio::an
 FLOE_DECL sso_source::sso_source(boost::asio::any_io_executor ex, sso_config cfg, http::endpoint ep,
                                  std::string base_target)
     : cfg_(std::move(cfg)), ep_(std::move(ep)), base_target_(std::move(base_target)) {
+  // The session's TLS, proxy, resolve overrides and observer; the rest is SSO's.
   http::client_config hc;
+  hc.tls = cfg_.http.tls;
+  hc.proxy = cfg_.http.proxy;
+  hc.resolve_overrides = cfg_.http.resolve_overrides;
+  hc.observer = cfg_.http.observer;
   hc.connect_timeout = cfg_.timeout;
   hc.idle_timeout = cfg_.timeout;
   hc.retry.max_attempts = 2;

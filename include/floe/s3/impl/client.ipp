@@ -27,7 +27,10 @@ FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, clien
   sp.region = cfg.addressing.region;
   sp.credentials = cfg.credentials;
   sp.http = cfg.http;
-  sp.proxy_from_env = false;  // cfg.http.proxy says it
+  // A proxy the caller set is used as given; none set: the session reads
+  // the proxy variables through cfg.env, as a session made by hand does.
+  auto const& px = cfg.http.proxy;
+  sp.proxy_from_env = px.http_proxy.empty() && px.https_proxy.empty() && px.no_proxy.empty();
   auto s = make_session(ex, std::move(sp));
   if (!s) return s.error();
   return create(std::move(ex), **s, std::move(cfg));

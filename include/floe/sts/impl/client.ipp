@@ -12,6 +12,12 @@ FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, clien
   if (!ep) return ep.error();
   auto url = http::parse_url(ep->url);
   if (!url) return url.error();
+  // Without a shared configuration, the environment lookup is the one for
+  // AWS_CA_BUNDLE and, when the caller set no proxy, the proxy variables.
+  auto& px = cfg.http.proxy;
+  if (!cfg.shared && px.http_proxy.empty() && px.https_proxy.empty() && px.no_proxy.empty())
+    px = http::proxy_config::from_env(env);
+  if (!cfg.http.tls.env) cfg.http.tls.env = env;
   return std::unique_ptr<client>(new client(std::move(ex), std::move(cfg), std::move(*ep), std::move(url->ep)));
 }
 
