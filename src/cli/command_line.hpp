@@ -16,6 +16,7 @@
 #include "filters.hpp"
 
 #include <floe/error.hpp>
+#include <floe/s3/params.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -59,9 +60,13 @@ struct command_line {
   std::string method = "GET";
   bool no_guess_mime_type = false;
   std::vector<std::pair<std::string, std::string>> metadata;
+  // --storage-class, --sse, --sse-kms-key-id, --acl, --cache-control: every
+  // upload and copy (put, cp, sync, mv).
+  s3::write_options write;
   std::chrono::seconds expires{3600};
   bool expires_given = false;  // --expires or --expires-in seen (not both)
   unsigned concurrency = 8;
+  bool concurrency_given = false;  // cp/mv/sync's --concurrency seen
   bool verbose = false;  // -v / --verbose: whoami adds source, generation, expiry
   std::string writer;    // ledger init/add --writer: empty, the host name and pid
   // Many objects (cp --recursive, sync, mv, rm --recursive).

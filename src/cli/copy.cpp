@@ -16,6 +16,12 @@ boost::asio::awaitable<int> copy_one(context& x, std::string const& sb, std::str
   p.source_key = sk;
   p.bucket = db;
   p.key = dk;
+  // What is given replaces the source's (x-amz-metadata-directive:
+  // REPLACE); the rest is kept (s3::copy_params). No type is guessed: the
+  // source has its own.
+  if (!x.cl.content_type.empty()) p.content_type = x.cl.content_type;
+  if (!x.cl.metadata.empty()) p.metadata = x.cl.metadata;
+  p.write = x.cl.write;
   if (src != nullptr) {
     p.source_if_match = src->etag;
     p.source_size = src->size;

@@ -120,6 +120,7 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
   // stdin has no name of its own: the key's says what it is.
   params.content_type = upload_content_type(x, local == "-" ? std::string_view(key) : std::string_view(local));
   params.metadata = x.cl.metadata;
+  params.write = x.cl.write;
   params.if_match = x.cl.if_match;
   params.if_none_match = x.cl.if_none_match;
   // A conditional write carries a write id, so that an ambiguous reply can

@@ -49,6 +49,23 @@ struct get_result {
   unsigned resumes = 0;       // times a broken transfer was resumed
 };
 
+/// How a written object is stored, beyond its bytes and metadata. Sent on
+/// PutObject, CreateMultipartUpload and CopyObject (never on UploadPart); an
+/// empty field sends nothing, leaving the bucket's or the store's default.
+/// Checked before anything is sent (detail::write_options_problem): `sse`
+/// only "AES256" or "aws:kms", `sse_kms_key_id` only with "aws:kms". The
+/// storage class and ACL go as given, for the store to judge (a store's own
+/// classes, as Ceph RGW's placement targets, are not in AWS's list).
+struct write_options {
+  std::string storage_class;   // x-amz-storage-class: STANDARD, STANDARD_IA, GLACIER, ...
+  std::string sse;             // x-amz-server-side-encryption
+  std::string sse_kms_key_id;  // x-amz-server-side-encryption-aws-kms-key-id
+  std::string acl;             // x-amz-acl: a canned ACL, e.g. bucket-owner-full-control
+  /// Cache-Control. On a copy it is a header of the new object's own, so it
+  /// replaces the source's metadata (see copy_params::content_type).
+  std::string cache_control;
+};
+
 struct put_params {
   std::string content_type;
   std::vector<std::pair<std::string, std::string>> metadata;  // x-amz-meta-<name>
@@ -66,6 +83,7 @@ struct put_params {
   /// done). The count can go back when an attempt is retried. Called on the
   /// client's executor; must not throw.
   std::function<void(std::uint64_t bytes_sent)> on_progress;
+  write_options write;
 };
 
 struct put_result {
@@ -117,6 +135,20 @@ struct copy_params {
   /// The source's size when the caller knows it (e.g. from a listing);
   /// otherwise a HeadObject of the source finds it.
   std::optional<std::uint64_t> source_size;
+  /// The copy's Content-Type and user metadata; what is left unset is the
+  /// source's. Setting either, or write.cache_control, sends
+  /// x-amz-metadata-directive: REPLACE, which makes the store take every
+  /// header of the new object from the request: the one of these two not
+  /// set is then read from a HeadObject of the source and sent again, so
+  /// only what is given changes. (The source's Cache-Control,
+  /// Content-Encoding, Content-Disposition and Expires are not carried over
+  /// under REPLACE.) An empty `metadata` replaces the source's with none.
+  /// Without REPLACE, a copy in parts (above multipart_copy_threshold) is
+  /// given the source's type and metadata the same way: the store does not
+  /// copy them there.
+  std::optional<std::string> content_type;
+  std::optional<std::vector<std::pair<std::string, std::string>>> metadata;
+  write_options write;
 };
 
 }  // namespace floe::s3

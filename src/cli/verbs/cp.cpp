@@ -21,8 +21,6 @@ awaitable<int> cmd_cp(context& x) {
   if (x.cl.recursive) co_return co_await transfer_tree(x, tree_verb::cp);
   auto o = resolve_one_object(x);
   if (!o) co_return usage_error(x, o.error().diag.message);
-  if (o->dir == one_object::way::copy && (!x.cl.content_type.empty() || !x.cl.metadata.empty()))
-    co_return usage_error(x, "--content-type and --metadata apply to uploads (not to an S3-to-S3 copy yet)");
   if (x.cl.dryrun) {
     std::string_view const word = o->dir == one_object::way::upload     ? "upload"
                                   : o->dir == one_object::way::download ? "download"
@@ -52,9 +50,10 @@ result<void> check_cp(command_line const& cl) { return check_output_and_filters(
 
 constexpr option_spec recursive{"recursive", 'r', "", "copy a directory or prefix", set_flag<&command_line::recursive>};
 constexpr option_spec const* cp_options[] = {
-    &recursive,       &concurrency_option,      &exclude_option,      &include_option,
-    &dryrun_option,   &quiet_option,            &only_show_errors_option, &content_type_option,
-    &metadata_option, &no_guess_mime_type_option, &no_progress_option};
+    &recursive,           &concurrency_option,        &exclude_option,        &include_option,
+    &dryrun_option,       &quiet_option,              &only_show_errors_option, &content_type_option,
+    &metadata_option,     &no_guess_mime_type_option, &no_progress_option,    &storage_class_option,
+    &sse_option,          &sse_kms_key_id_option,     &acl_option,            &cache_control_option};
 
 constexpr verb_spec cp_verbs[] = {
     {.name = "cp",
@@ -67,11 +66,15 @@ constexpr verb_spec cp_verbs[] = {
                     "base name; a download makes the directories it needs. Prints what it did as\n"
                     "aws s3 does (\"upload: ./f to s3://b/f\"); --json gives the ETag. Large files\n"
                     "go up in parallel parts; an upload's Content-Type is guessed from the file\n"
-                    "name unless --content-type or --no-guess-mime-type. With --recursive, SRC is\n"
-                    "a directory or an S3 prefix and several objects move at once; keys that would\n"
-                    "leave the destination directory ('..' segments, absolute) are refused, and\n"
-                    "local entries that are not regular files (fifos, sockets, devices, broken\n"
-                    "links, a loop) are skipped, each named on stderr. --json --recursive: one\n"
+                    "name unless --content-type or --no-guess-mime-type. On an S3-to-S3 copy,\n"
+                    "--content-type, --metadata and --cache-control replace the source's (what is\n"
+                    "not given is kept). --storage-class, --sse, --acl and --cache-control apply to\n"
+                    "every object written; a download takes none of these (nor --content-type,\n"
+                    "--metadata, --no-guess-mime-type). With --recursive, SRC is a directory or an\n"
+                    "S3 prefix and --concurrency objects move at once; keys that would leave the\n"
+                    "destination directory ('..' segments, absolute) are refused, and local\n"
+                    "entries that are not regular files (fifos, sockets, devices, broken links, a\n"
+                    "loop) are skipped, each named on stderr. --json --recursive: one\n"
                     "document, {\"source\", \"destination\", \"objects\": [{\"source\", \"destination\",\n"
                     "\"size\", \"etag\"}], \"skipped\": [{\"path\", \"reason\"}], \"errors\": [...],\n"
                     "\"copied\", \"failed\", \"bytes\", \"exit_code\"}, the same in every direction.\n",

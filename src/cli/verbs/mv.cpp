@@ -54,8 +54,6 @@ awaitable<int> cmd_mv(context& x) {
   if (o->local == "-") co_return usage_error(x, "mv moves a file or an object: not stdin or stdout");
   if (o->dir == one_object::way::copy && o->sbucket == o->dbucket && o->skey == o->dkey)
     co_return usage_error(x, "SRC and DST are the same object");
-  if (o->dir == one_object::way::copy && (!x.cl.content_type.empty() || !x.cl.metadata.empty()))
-    co_return usage_error(x, "--content-type and --metadata apply to uploads (not to an S3-to-S3 move yet)");
   std::string const from = shown_endpoint(o->source()), to = shown_endpoint(o->destination());
   if (x.cl.dryrun) {
     print_op_line(x, "move", from, to);
@@ -79,9 +77,10 @@ result<void> check_mv(command_line const& cl) { return check_output_and_filters(
 
 constexpr option_spec recursive{"recursive", 'r', "", "move a directory or prefix", set_flag<&command_line::recursive>};
 constexpr option_spec const* mv_options[] = {
-    &recursive,       &concurrency_option,      &exclude_option,      &include_option,
-    &dryrun_option,   &quiet_option,            &only_show_errors_option, &content_type_option,
-    &metadata_option, &no_guess_mime_type_option, &no_progress_option};
+    &recursive,           &concurrency_option,        &exclude_option,        &include_option,
+    &dryrun_option,       &quiet_option,              &only_show_errors_option, &content_type_option,
+    &metadata_option,     &no_guess_mime_type_option, &no_progress_option,    &storage_class_option,
+    &sse_option,          &sse_kms_key_id_option,     &acl_option,            &cache_control_option};
 
 constexpr verb_spec mv_verbs[] = {
     {.name = "mv",

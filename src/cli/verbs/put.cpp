@@ -29,7 +29,7 @@ result<void> check_put(command_line const& cl) {
     return usage("put --if-none-match takes only '*' (create only)");
   if (!cl.if_none_match.empty() && !cl.if_match.empty())
     return usage("put takes --if-match or --if-none-match, not both");
-  return {};
+  return check_write_options(cl);
 }
 
 constexpr option_spec file{"file", 'f', "FILE", "read the body from FILE (large files go up in parts)",
@@ -42,10 +42,10 @@ constexpr option_spec if_match{
     "(x-amz-meta-floe-write-id).\nIf its reply is lost or a 5xx, floe looks (HeadObject): its\nown write there exits 0; "
     "anything else exits 3, saying the\nreply was ambiguous and what is there",
     set_if_match};
-constexpr option_spec const* put_options[] = {&file,           &if_none_match,
-                                             &if_match,       &content_type_option,
-                                             &metadata_option, &no_guess_mime_type_option,
-                                             &no_progress_option};
+constexpr option_spec const* put_options[] = {
+    &file,          &if_none_match,        &if_match,   &content_type_option,  &metadata_option,
+    &no_guess_mime_type_option, &no_progress_option, &storage_class_option, &sse_option,
+    &sse_kms_key_id_option,     &acl_option,         &cache_control_option};
 
 constexpr verb_spec put_verbs[] = {
     {.name = "put",

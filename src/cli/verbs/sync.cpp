@@ -30,7 +30,9 @@ constexpr option_spec exact_timestamps{
 constexpr option_spec const* sync_options[] = {
     &delete_removed,  &size_only,          &exact_timestamps,        &concurrency_option,
     &exclude_option,  &include_option,     &dryrun_option,           &quiet_option,
-    &only_show_errors_option, &content_type_option, &metadata_option, &no_guess_mime_type_option};
+    &only_show_errors_option, &content_type_option, &metadata_option, &no_guess_mime_type_option,
+    &storage_class_option,    &sse_option,          &sse_kms_key_id_option, &acl_option,
+    &cache_control_option};
 
 constexpr verb_spec sync_verbs[] = {
     {.name = "sync",

@@ -203,3 +203,90 @@ TEST_CASE("the parser: sync's and mv's options, filters in order, and the combin
   REQUIRE(meta.has_value());
   CHECK(meta->metadata.size() == 3);
 }
+
+TEST_CASE("the parser: --storage-class, --sse, --sse-kms-key-id, --acl, --cache-control on every verb that writes") {
+  auto parse = [](std::vector<std::string_view> argv) { return cli::parse_command_line(argv); };
+  for (std::vector<std::string_view> verb : {std::vector<std::string_view>{"put", "s3://b/k"},
+                                             std::vector<std::string_view>{"cp", "f", "s3://b/k"},
+                                             std::vector<std::string_view>{"mv", "s3://a/k", "s3://b/k"},
+                                             std::vector<std::string_view>{"sync", "d", "s3://b/p"}}) {
+    auto argv = verb;
+    for (std::string_view a : {"--storage-class", "GLACIER_IR", "--sse", "aws:kms", "--sse-kms-key-id", "arn:k",
+                               "--acl", "bucket-owner-full-control", "--cache-control", "max-age=60"})
+      argv.push_back(a);
+    auto ok = parse(argv);
+    REQUIRE_MESSAGE(ok.has_value(), verb[0], ": ", (ok ? std::string() : ok.error().diag.message));
+    CHECK(ok->write.storage_class == "GLACIER_IR");
+    CHECK(ok->write.sse == "aws:kms");
+    CHECK(ok->write.sse_kms_key_id == "arn:k");
+    CHECK(ok->write.acl == "bucket-owner-full-control");
+    CHECK(ok->write.cache_control == "max-age=60");
+  }
+  for (std::string_view sc : {"STANDARD", "REDUCED_REDUNDANCY", "STANDARD_IA", "ONEZONE_IA", "INTELLIGENT_TIERING",
+                              "GLACIER", "DEEP_ARCHIVE", "GLACIER_IR", "OUTPOSTS", "EXPRESS_ONEZONE"})
+    CHECK_MESSAGE(parse({"put", "s3://b/k", "--storage-class", sc}).has_value(), sc);
+  for (std::string_view acl : {"private", "public-read", "public-read-write", "authenticated-read", "aws-exec-read",
+                               "bucket-owner-read", "bucket-owner-full-control", "log-delivery-write"})
+    CHECK_MESSAGE(parse({"cp", "f", "s3://b/k", "--acl", acl}).has_value(), acl);
+  CHECK(parse({"put", "s3://b/k", "--sse", "AES256"}).has_value());
+
+  auto refused = [&](std::vector<std::string_view> argv, std::string_view says) {
+    auto r = parse(argv);
+    REQUIRE_MESSAGE(!r.has_value(), argv[argv.size() - 1]);
+    CHECK_MESSAGE(r.error().diag.message.find(says) != std::string::npos, r.error().diag.message);
+  };
+  refused({"put", "s3://b/k", "--sse", "aes256"}, "--sse takes one of AES256, aws:kms, not \"aes256\"");
+  refused({"cp", "f", "s3://b/k", "--storage-class", "standard"}, "not \"standard\"");
+  refused({"cp", "f", "s3://b/k", "--storage-class", "COLD"}, "--storage-class takes one of STANDARD,");
+  refused({"sync", "d", "s3://b/p", "--acl", "public"}, "--acl takes one of private,");
+  refused({"mv", "f", "s3://b/k", "--sse-kms-key-id", "k1"}, "--sse-kms-key-id \"k1\" goes only with --sse aws:kms");
+  refused({"put", "s3://b/k", "--sse", "AES256", "--sse-kms-key-id", "k1"}, "not --sse AES256");
+  refused({"cp", "-r", "d", "s3://b/p", "--sse-kms-key-id", "k1"}, "goes only with --sse aws:kms");
+  refused({"put", "s3://b/k", "--cache-control", ""}, "--cache-control takes a value");
+  refused({"rm", "s3://b/k", "--acl", "private"}, "does not apply");
+  refused({"ls", "s3://b", "--storage-class", "STANDARD"}, "does not apply");
+}
+
+TEST_CASE("the parser: a download takes no option that says how an object is written; --concurrency needs many") {
+  auto parse = [](std::vector<std::string_view> argv) { return cli::parse_command_line(argv); };
+  auto refused = [&](std::vector<std::string_view> argv, std::string_view says) {
+    auto r = parse(argv);
+    REQUIRE_MESSAGE(!r.has_value(), argv[argv.size() - 2], " ", argv[argv.size() - 1]);
+    CHECK_MESSAGE(r.error().diag.message.find(says) != std::string::npos, r.error().diag.message);
+  };
+  std::vector<std::vector<std::string_view>> const given{
+      {"--content-type", "text/csv"}, {"--metadata", "a=1"},         {"--no-guess-mime-type"},
+      {"--storage-class", "STANDARD"}, {"--sse", "AES256"},          {"--sse", "aws:kms", "--sse-kms-key-id", "k"},
+      {"--acl", "private"},            {"--cache-control", "no-cache"}};
+  for (std::vector<std::string_view> download :
+       {std::vector<std::string_view>{"cp", "s3://b/k", "f"}, std::vector<std::string_view>{"cp", "s3://b/k", "-"},
+        std::vector<std::string_view>{"cp", "-r", "s3://b/p/", "d"}, std::vector<std::string_view>{"mv", "s3://b/k", "f"},
+        std::vector<std::string_view>{"sync", "s3://b/p/", "d"}}) {
+    for (auto const& opts : given) {
+      auto argv = download;
+      argv.insert(argv.end(), opts.begin(), opts.end());
+      refused(argv, "applies to what is written to S3 (an upload or an S3-to-S3 copy), not to a download");
+      refused(argv, opts[0]);
+    }
+  }
+  // The same options on an upload and an S3-to-S3 copy are taken.
+  for (auto const& opts : given) {
+    for (std::vector<std::string_view> argv : {std::vector<std::string_view>{"cp", "f", "s3://b/k"},
+                                               std::vector<std::string_view>{"cp", "s3://a/k", "s3://b/k"},
+                                               std::vector<std::string_view>{"sync", "s3://a/p/", "s3://b/p/"}}) {
+      argv.insert(argv.end(), opts.begin(), opts.end());
+      auto r = parse(argv);
+      CHECK_MESSAGE(r.has_value(), argv[0], " ", opts[0], ": ", (r ? std::string() : r.error().diag.message));
+    }
+  }
+
+  refused({"cp", "f", "s3://b/k", "--concurrency", "4"}, "--concurrency (objects at once) applies with --recursive");
+  refused({"mv", "s3://a/k", "s3://b/k", "--concurrency", "8"}, "applies with --recursive");
+  refused({"cp", "s3://a/k", "f", "--concurrency", "2"}, "applies with --recursive");
+  CHECK(parse({"cp", "-r", "d", "s3://b/p/", "--concurrency", "4"}).has_value());
+  CHECK(parse({"mv", "-r", "s3://a/p/", "s3://b/p/", "--concurrency", "4"}).has_value());
+  CHECK(parse({"sync", "d", "s3://b/p/", "--concurrency", "4"}).has_value());
+  auto deflt = parse({"cp", "f", "s3://b/k"});
+  REQUIRE(deflt.has_value());
+  CHECK_FALSE(deflt->concurrency_given);
+}

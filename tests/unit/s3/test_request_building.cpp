@@ -181,6 +181,140 @@ TEST_CASE("set_object_headers: Content-Type and x-amz-meta-*, a CR in a value le
   CHECK_FALSE(req2.headers.contains("Injected"));
 }
 
+TEST_CASE("set_object_headers: the write options go with the type and metadata; none set sends none of them") {
+  put_params p;
+  p.content_type = "text/html";
+  p.write.storage_class = "STANDARD_IA";
+  p.write.sse = "aws:kms";
+  p.write.sse_kms_key_id = "arn:aws:kms:us-east-1:123456789012:key/k-1";
+  p.write.acl = "bucket-owner-full-control";
+  p.write.cache_control = "max-age=60";
+  http::request req;
+  detail::set_object_headers(req, p);
+  CHECK(req.headers.get("x-amz-storage-class") == "STANDARD_IA");
+  CHECK(req.headers.get("x-amz-server-side-encryption") == "aws:kms");
+  CHECK(req.headers.get("x-amz-server-side-encryption-aws-kms-key-id") == "arn:aws:kms:us-east-1:123456789012:key/k-1");
+  CHECK(req.headers.get("x-amz-acl") == "bucket-owner-full-control");
+  CHECK(req.headers.get("Cache-Control") == "max-age=60");
+  CHECK(req.headers.get("Content-Type") == "text/html");
+
+  http::request plain;
+  detail::set_object_headers(plain, put_params{});
+  CHECK(plain.headers.size() == 0);
+}
+
+TEST_CASE("write_options_problem: sse only AES256 or aws:kms, a KMS key only with aws:kms, naming the value") {
+  write_options w;
+  CHECK(detail::write_options_problem(w).empty());
+  w.sse = "AES256";
+  CHECK(detail::write_options_problem(w).empty());
+  w.sse = "aws:kms";
+  w.sse_kms_key_id = "key-1";
+  CHECK(detail::write_options_problem(w).empty());
+  w.sse = "aes256";
+  w.sse_kms_key_id.clear();
+  auto const bad_sse = detail::write_options_problem(w);
+  CHECK(bad_sse.find("\"aes256\"") != std::string::npos);
+  CHECK(bad_sse.find("AES256 or aws:kms") != std::string::npos);
+  w.sse = "AES256";
+  w.sse_kms_key_id = "key-2";
+  auto const stray = detail::write_options_problem(w);
+  CHECK(stray.find("\"key-2\"") != std::string::npos);
+  CHECK(stray.find("aws:kms, not AES256") != std::string::npos);
+  w.sse.clear();
+  CHECK(detail::write_options_problem(w).find("\"key-2\"") != std::string::npos);
+}
+
+namespace {
+copy_params a_copy() {
+  copy_params p;
+  p.source_bucket = "sb";
+  p.source_key = "k";
+  p.bucket = "db";
+  p.key = "k2";
+  return p;
+}
+object_info a_source() {
+  object_info src;
+  src.content_type = "text/plain";
+  src.metadata = {{"old", "1"}, {"kept", "2"}};
+  return src;
+}
+}  // namespace
+
+TEST_CASE("set_copy_headers: no directive when nothing is replaced; the write options go all the same") {
+  auto p = a_copy();
+  p.source_if_match = "e1";
+  p.write.storage_class = "GLACIER_IR";
+  p.write.acl = "public-read";
+  CHECK_FALSE(detail::replaces_metadata(p));
+  http::request req;
+  detail::set_copy_headers(req, p, a_source());
+  CHECK(req.headers.get("x-amz-copy-source") == "/sb/k");
+  CHECK(req.headers.get("x-amz-copy-source-if-match") == "\"e1\"");
+  CHECK_FALSE(req.headers.contains("x-amz-metadata-directive"));
+  CHECK_FALSE(req.headers.contains("Content-Type"));
+  CHECK(count_of(req.headers, "x-amz-meta-old") == 0);
+  CHECK(req.headers.get("x-amz-storage-class") == "GLACIER_IR");
+  CHECK(req.headers.get("x-amz-acl") == "public-read");
+}
+
+TEST_CASE("set_copy_headers: REPLACE with the given type and metadata, the one not given taken from the source") {
+  auto p = a_copy();
+  p.metadata = std::vector<std::pair<std::string, std::string>>{{"new", "2"}};
+  CHECK(detail::replaces_metadata(p));
+  http::request req;
+  detail::set_copy_headers(req, p, a_source());
+  CHECK(req.headers.get("x-amz-metadata-directive") == "REPLACE");
+  CHECK(req.headers.get("x-amz-meta-new") == "2");
+  CHECK_FALSE(req.headers.contains("x-amz-meta-old"));
+  CHECK(req.headers.get("Content-Type") == "text/plain");  // the source's, sent again
+
+  auto t = a_copy();
+  t.content_type = "text/csv";
+  http::request req2;
+  detail::set_copy_headers(req2, t, a_source());
+  CHECK(req2.headers.get("x-amz-metadata-directive") == "REPLACE");
+  CHECK(req2.headers.get("Content-Type") == "text/csv");
+  CHECK(req2.headers.get("x-amz-meta-old") == "1");  // the source's, sent again
+  CHECK(req2.headers.get("x-amz-meta-kept") == "2");
+
+  // An empty list replaces the source's metadata with none.
+  auto none = a_copy();
+  none.metadata = std::vector<std::pair<std::string, std::string>>{};
+  none.content_type = "a/b";
+  http::request req3;
+  detail::set_copy_headers(req3, none, a_source());
+  CHECK(req3.headers.get("x-amz-metadata-directive") == "REPLACE");
+  CHECK_FALSE(req3.headers.contains("x-amz-meta-old"));
+}
+
+TEST_CASE("set_copy_headers: a Cache-Control replaces too, keeping the source's type and metadata") {
+  auto p = a_copy();
+  p.write.cache_control = "no-cache";
+  CHECK(detail::replaces_metadata(p));
+  http::request req;
+  detail::set_copy_headers(req, p, a_source());
+  CHECK(req.headers.get("x-amz-metadata-directive") == "REPLACE");
+  CHECK(req.headers.get("Cache-Control") == "no-cache");
+  CHECK(req.headers.get("Content-Type") == "text/plain");
+  CHECK(req.headers.get("x-amz-meta-old") == "1");
+}
+
+TEST_CASE("copied_object_params: what a copy in parts creates its upload with") {
+  auto p = a_copy();
+  p.write.sse = "AES256";
+  auto kept = detail::copied_object_params(p, a_source());
+  CHECK(kept.content_type == "text/plain");
+  CHECK(kept.metadata == a_source().metadata);
+  CHECK(kept.write.sse == "AES256");
+  p.content_type = "image/png";
+  p.metadata = std::vector<std::pair<std::string, std::string>>{{"n", "v"}};
+  auto replaced = detail::copied_object_params(p, a_source());
+  CHECK(replaced.content_type == "image/png");
+  CHECK(replaced.metadata == std::vector<std::pair<std::string, std::string>>{{"n", "v"}});
+}
+
 TEST_CASE("set_write_conditions: If-Match (quoted or bare), If-None-Match: *, and the conditional-write marks") {
   {
     http::request req;

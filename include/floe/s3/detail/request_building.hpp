@@ -73,9 +73,18 @@ FLOE_DECL void set_read_headers(http::request& req, get_params const& p, bool ra
 
 // ---- Writes.
 
-// Content-Type and x-amz-meta-* of a PutObject or CreateMultipartUpload.
+// Content-Type, x-amz-meta-* and the write options of a PutObject or
+// CreateMultipartUpload.
 // A value with CR, LF or NUL leaves req.headers invalid (see fields::valid).
 FLOE_DECL void set_object_headers(http::request& req, put_params const& p);
+
+// What is wrong with `w`, naming the value: an sse other than "AES256" or
+// "aws:kms", or a KMS key id without "aws:kms". Empty when nothing is.
+FLOE_DECL std::string write_options_problem(write_options const& w);
+
+// x-amz-storage-class, x-amz-server-side-encryption, its KMS key id,
+// x-amz-acl and Cache-Control: those `w` sets.
+FLOE_DECL void set_write_options(http::request& req, write_options const& w);
 
 // If-Match / If-None-Match: * of a write (PutObject, CompleteMultipartUpload,
 // DeleteObject), and the op's and the request's conditional-write marks.
@@ -101,6 +110,23 @@ struct part_plan {
   std::size_t count = 0;
 };
 FLOE_DECL part_plan plan_parts(std::uint64_t size, std::uint64_t wanted) noexcept;
+
+// ---- Copies.
+
+// Whether a copy replaces the source's metadata (x-amz-metadata-directive:
+// REPLACE): it sets a content type, metadata or a Cache-Control.
+FLOE_DECL bool replaces_metadata(copy_params const& p) noexcept;
+
+// The new object's Content-Type and metadata, each the copy's own when set,
+// else the source's (`src`, from a HeadObject), and its write options: what
+// a copy in parts sends on CreateMultipartUpload, and a replacing
+// CopyObject with its directive.
+FLOE_DECL put_params copied_object_params(copy_params const& p, object_info const& src);
+
+// A CopyObject's headers: x-amz-copy-source and its conditions; under
+// REPLACE the directive with copied_object_params' headers, else the write
+// options alone (the store copies the source's type and metadata).
+FLOE_DECL void set_copy_headers(http::request& req, copy_params const& p, object_info const& src);
 
 // An UploadPartCopy of bytes [off, off + len) of `source`, pinned to the
 // source's ETag `etag` (when given and not empty).

@@ -55,6 +55,8 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   if (!p.if_none_match.empty() && p.if_none_match != "*")
     co_return detail::invalid(op.operation, op.resource(),
                               "if_none_match on a write accepts only \"*\" (create only), got \"" + p.if_none_match + "\"");
+  if (auto why = detail::write_options_problem(p.write); !why.empty())
+    co_return detail::invalid(op.operation, op.resource(), std::move(why));
   detail::exchange_lease x(spare_exchanges_);
   http::request& req = x.req();
   http::response& res = x.res();

@@ -217,6 +217,8 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   if (!p.if_none_match.empty() && p.if_none_match != "*")
     co_return detail::invalid("CreateMultipartUpload", bucket + "/" + key,
                               "if_none_match on a write accepts only \"*\" (create only)");
+  if (auto why = detail::write_options_problem(p.write); !why.empty())
+    co_return detail::invalid("CreateMultipartUpload", bucket + "/" + key, std::move(why));
   auto ex = co_await asio::this_coro::executor;
   std::string upload_id;
   {

@@ -93,9 +93,52 @@ FLOE_DECL void set_read_headers(http::request& req, get_params const& p, bool ra
     req.headers.set("If-None-Match", quoted_etag(p.conditions.if_none_match));
 }
 
+FLOE_DECL std::string write_options_problem(write_options const& w) {
+  if (!w.sse.empty() && w.sse != "AES256" && w.sse != "aws:kms")
+    return "server-side encryption takes AES256 or aws:kms, not \"" + w.sse + "\"";
+  if (!w.sse_kms_key_id.empty() && w.sse != "aws:kms")
+    return "a KMS key id (\"" + w.sse_kms_key_id + "\") goes only with server-side encryption aws:kms" +
+           (w.sse.empty() ? std::string() : ", not " + w.sse);
+  return {};
+}
+
+FLOE_DECL void set_write_options(http::request& req, write_options const& w) {
+  if (!w.storage_class.empty()) req.headers.set("x-amz-storage-class", w.storage_class);
+  if (!w.sse.empty()) req.headers.set("x-amz-server-side-encryption", w.sse);
+  if (!w.sse_kms_key_id.empty()) req.headers.set("x-amz-server-side-encryption-aws-kms-key-id", w.sse_kms_key_id);
+  if (!w.acl.empty()) req.headers.set("x-amz-acl", w.acl);
+  if (!w.cache_control.empty()) req.headers.set("Cache-Control", w.cache_control);
+}
+
 FLOE_DECL void set_object_headers(http::request& req, put_params const& p) {
   if (!p.content_type.empty()) req.headers.set("Content-Type", p.content_type);
   for (auto const& [n, v] : p.metadata) req.headers.add("x-amz-meta-" + n, v);
+  set_write_options(req, p.write);
+}
+
+FLOE_DECL bool replaces_metadata(copy_params const& p) noexcept {
+  return p.content_type.has_value() || p.metadata.has_value() || !p.write.cache_control.empty();
+}
+
+FLOE_DECL put_params copied_object_params(copy_params const& p, object_info const& src) {
+  put_params out;
+  out.content_type = p.content_type ? *p.content_type : src.content_type;
+  out.metadata = p.metadata ? *p.metadata : src.metadata;
+  out.write = p.write;
+  return out;
+}
+
+FLOE_DECL void set_copy_headers(http::request& req, copy_params const& p, object_info const& src) {
+  req.headers.set("x-amz-copy-source", copy_source(p));
+  if (!p.source_if_match.empty()) req.headers.set("x-amz-copy-source-if-match", quoted_etag(p.source_if_match));
+  if (!p.source_if_none_match.empty())
+    req.headers.set("x-amz-copy-source-if-none-match", quoted_etag(p.source_if_none_match));
+  if (replaces_metadata(p)) {
+    req.headers.set("x-amz-metadata-directive", "REPLACE");
+    set_object_headers(req, copied_object_params(p, src));
+  } else {
+    set_write_options(req, p.write);
+  }
 }
 
 FLOE_DECL void set_write_conditions(http::request& req, op_spec& op, std::string_view if_match,
