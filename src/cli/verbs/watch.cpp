@@ -1,5 +1,5 @@
 // watch: S3 object events from an SQS queue, each new object that matches
-// registered exactly once in a ledger (floe::watch, docs/cli.md's Watching).
+// registered exactly once in a ledger (floe::watch, docs/watching.md).
 
 #include "../context.hpp"
 #include "../output.hpp"
