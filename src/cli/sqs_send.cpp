@@ -119,13 +119,15 @@ class stdin_reader {
     std::size_t n = 0;
     boost::system::error_code ec;
     if (idle) {
+      // The timer races readiness, not a read: `||` drops the loser's
+      // result, and a read that completed as the timer won would take its
+      // bytes with it. Waiting takes nothing; the read below does.
       timer_.expires_after(*idle);
-      auto v = co_await (sd_.async_read_some(asio::buffer(chunk_), reading) || timer_.async_wait(reading));
+      auto v = co_await (sd_.async_wait(asio::posix::descriptor_base::wait_read, reading) ||
+                         timer_.async_wait(reading));
       if (v.index() == 1) co_return got::idle;
-      std::tie(ec, n) = std::get<0>(v);
-    } else {
-      std::tie(ec, n) = co_await sd_.async_read_some(asio::buffer(chunk_), reading);
     }
+    std::tie(ec, n) = co_await sd_.async_read_some(asio::buffer(chunk_), reading);
     if (ec == asio::error::eof) co_return got::end;
     if (ec) {
       error e(ec);

@@ -17,6 +17,7 @@ extra STS call and nothing on stderr. Prints "floe-cases: N passed, M failed".
 """
 import json
 import os
+import selectors
 import subprocess
 import sys
 import tempfile
@@ -189,24 +190,40 @@ class SqsCli(unittest.TestCase):
             p.stdin.write(b"first\nsecond\nthird\n")
             p.stdin.flush()
             # stdin stays open: the three lines must reach the queue anyway.
-            deadline = time.monotonic() + 30
-            visible = "0"
-            while time.monotonic() < deadline:
-                doc = json.loads(self.floe("--json", "sqs", "attrs", url).stdout)
-                visible = doc["attributes"]["ApproximateNumberOfMessages"]
-                if visible == "3":
-                    break
-                time.sleep(0.05)
-            self.assertEqual(visible, "3", "lines held back while stdin stayed open")
+            # floe prints a batch's message ids once SQS took it: wait for
+            # those three (the bound only turns a hold into a failure).
+            ids = self.read_lines(p.stdout, 3, within=120)
+            self.assertEqual(len(ids), 3, "lines held back while stdin stayed open")
             self.assertIsNone(p.poll())
+            doc = json.loads(self.floe("--json", "sqs", "attrs", url).stdout)
+            self.assertEqual(doc["attributes"]["ApproximateNumberOfMessages"], "3")
             out, err = p.communicate(input=b"fourth\n", timeout=60)  # then stdin ends
         finally:
             if p.poll() is None:
                 p.kill()
                 p.communicate()
         self.assertEqual(p.returncode, 0, err)
-        self.assertEqual(len(out.decode().splitlines()), 4)
+        self.assertEqual(len(out.decode().splitlines()), 1)  # the fourth's id; the first three's were read above
         self.assertEqual(sorted(m["body"] for m in self.receive_all(url)), ["first", "fourth", "second", "third"])
+
+    @staticmethod
+    def read_lines(pipe, n, within):
+        """Up to `n` lines from `pipe`, as they come; fewer if `within`
+        seconds pass first or the pipe ends."""
+        got = b""
+        fd = pipe.fileno()
+        end = time.monotonic() + within
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while got.count(b"\n") < n:
+                left = end - time.monotonic()
+                if left <= 0 or not sel.select(left):
+                    break
+                piece = os.read(fd, 4096)
+                if not piece:
+                    break
+                got += piece
+        return got.decode().splitlines()[:n]
 
     def test_receive_max_drain_delete(self):
         name, url = self.queue()
