@@ -282,8 +282,12 @@ class WatchTest(unittest.TestCase):
         self.assertEqual(w.metric("floe_watch_test_events_total"), 2)
         self.assertEqual(w.metric("floe_watch_objects_skipped_total"), 2)  # gone, and the old replaced one
         self.assertGreaterEqual(w.metric("floe_watch_malformed_messages_total"), 1)
+        # in/sns.parquet and in/eb.parquet are each named by moto's event and
+        # by our copy without an ETag: registered once, in one batch or two.
+        self.assertEqual(w.metric("floe_watch_objects_committed_total"), 3)
         self.assertEqual(w.stop(), 0)
         # Its output, whole once it has ended.
+        self.assertEqual(sorted(d["key"] for d in w.registered()), want)
         etag = [d["etag"] for d in w.registered() if d["key"] == "in/replaced.parquet"]
         self.assertEqual(etag, [new])
         self.assertEqual(len(w.events("malformed")), 1)
