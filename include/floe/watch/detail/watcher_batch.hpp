@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <vector>
 
 namespace floe::watch {
 
@@ -220,18 +221,34 @@ boost::asio::awaitable<void> watcher<Queue>::commit_batch() {
   metrics_.commit_retries += r->writes > 1 ? r->writes - 1 : 0;
   metrics_.commit_lost_races += r->lost_races;
   batch_.commit_confirmed();
+  // Two work items can be one object: messages that name it with different
+  // event identities (an S3 event with its ETag, an SNS or EventBridge copy
+  // without) both reach the commit with the entry HEAD gave. The commit
+  // holds it once, and so it is reported once, like an object already
+  // registered when its second message comes in a later batch.
+  std::vector<bool> reported(r->committed.size(), false);
   for (auto i : idx) {
     auto const e = detail::entry_of(batch_.objects()[i]);
-    bool const ours = std::any_of(r->committed.begin(), r->committed.end(),
-                                  [&](ledger::entry const& c) { return same_identity(c, e); });
+    auto const found = std::find_if(r->committed.begin(), r->committed.end(),
+                                    [&](ledger::entry const& c) { return same_identity(c, e); });
     auto const& w = batch_.objects()[i];
-    if (!ours) {
+    if (found == r->committed.end()) {
       batch_.set_outcome(i, object_outcome::already);
       ++metrics_.duplicates_skipped;
       log(log_level::info, "already", detail::object_uri(w) + " was registered by another writer",
           {{"bucket", w.bucket}, {"key", w.key}});
       continue;
     }
+    auto const slot = static_cast<std::size_t>(found - r->committed.begin());
+    if (reported[slot]) {
+      batch_.set_outcome(i, object_outcome::already);
+      ++metrics_.duplicates_skipped;
+      log(log_level::info, "already",
+          detail::object_uri(w) + " was named by another message of this batch too: registered once",
+          {{"bucket", w.bucket}, {"key", w.key}});
+      continue;
+    }
+    reported[slot] = true;
     ++metrics_.objects_committed;
     if (hooks_.registered) hooks_.registered(w, r->number);
     log(log_level::info, "registered", detail::object_uri(w) + " registered in commit " + std::to_string(r->number),
