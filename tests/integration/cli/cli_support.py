@@ -7,9 +7,11 @@ this folder ends with them).
 """
 import json
 import os
+import selectors
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import urllib.parse
 import urllib.request
@@ -29,6 +31,53 @@ def control(base, method, path, body=None):
 
 def direct_opener():
     return urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def wait_for_loops(procs, step_limit):
+    """Waits for concurrent shell loops (Popen, stdout and stderr piped) that
+    print one line per step they finish (one floe run or two), and returns
+    [(returncode, stdout, stderr)] in their order. What bounds them is a
+    step, not the whole run: a loop that neither prints a line nor exits
+    for `step_limit` seconds fails the test (every loop killed), so a hung
+    loop is still caught, while a slower machine (a sanitizer's start-up per
+    process, two cores shared) only makes the steps slower.
+    """
+    out = [[b"", b""] for _ in procs]
+    last = [time.monotonic()] * len(procs)
+    sel = selectors.DefaultSelector()
+    for i, p in enumerate(procs):
+        for which, pipe in ((0, p.stdout), (1, p.stderr)):
+            os.set_blocking(pipe.fileno(), False)
+            sel.register(pipe, selectors.EVENT_READ, (i, which))
+    finished = False
+    try:
+        while sel.get_map():
+            now = time.monotonic()
+            open_ = {key.data[0] for key in sel.get_map().values()}
+            stuck = [i for i in open_ if now - last[i] > step_limit]
+            if stuck:
+                i = stuck[0]
+                raise AssertionError(f"loop {i} finished no step in {step_limit} s; its output so far: "
+                                     f"{out[i][0][-2000:]!r}, stderr {out[i][1][-2000:]!r}")
+            for key, _ in sel.select(timeout=min(last[i] + step_limit for i in open_) - now):
+                i, which = key.data
+                data = os.read(key.fileobj.fileno(), 65536)
+                if not data:
+                    sel.unregister(key.fileobj)
+                    last[i] = time.monotonic()
+                    continue
+                out[i][which] += data
+                if which == 0 and b"\n" in data:
+                    last[i] = time.monotonic()
+        finished = True
+    finally:
+        sel.close()
+        if not finished:
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+    # Every pipe has ended: each loop is exiting.
+    return [(p.wait(), o, e) for p, (o, e) in zip(procs, out)]
 
 
 class Target:

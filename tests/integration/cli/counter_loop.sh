@@ -6,7 +6,8 @@
 # writes count+1 (the body is the count too, so no two versions share an
 # ETag); exit 3 (another writer won, or the reply was ambiguous and this
 # write is not there) means read again. Any other failure ends the loop.
-# Prints "retries N" at the end.
+# Prints a line per attempt ("wrote N", or "lost N" on exit 3; the test
+# bounds each attempt, not the whole loop) and "retries N" at the end.
 set -u
 floe=$1 uri=$2 increments=$3
 err=$(mktemp)
@@ -27,8 +28,8 @@ while [ "$done_" -lt "$increments" ]; do
   printf '%s' "$next" | "$floe" put "$uri" --if-match "$etag" --metadata "count=$next" >/dev/null 2>"$err"
   rc=$?
   case $rc in
-    0) done_=$((done_ + 1)) ;;
-    3) retries=$((retries + 1)) ;;
+    0) done_=$((done_ + 1)); echo "wrote $next" ;;
+    3) retries=$((retries + 1)); echo "lost $next" ;;
     *) echo "counter_loop: floe put exited $rc: $(cat "$err")" >&2; exit 1 ;;
   esac
 done

@@ -297,9 +297,10 @@ class LedgerCli(unittest.TestCase):
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
                  for order in orders]
         docs = []
-        for p in procs:
-            out, err = p.communicate(timeout=400)
-            self.assertEqual(p.returncode, 0, f"a loop failed: {err.decode()!r}")
+        # Each add prints its line: an add, not the 64 of them, is what is
+        # bounded (under ASan on two busy cores the whole took 385 s here).
+        for rc, out, err in cli_support.wait_for_loops(procs, step_limit=300):
+            self.assertEqual(rc, 0, f"a loop failed: {err.decode()!r}")
             docs += [json.loads(line) for line in out.decode().splitlines()]
         self.assertEqual(len(docs), LOOPS * LOOP_OBJECTS // LOOP_CHUNK)
 

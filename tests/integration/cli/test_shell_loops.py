@@ -96,10 +96,14 @@ class ShellLoops(unittest.TestCase):
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=self.env)
                  for _ in range(LOOPS)]
         retries = 0
-        for p in procs:
-            out, err = p.communicate(timeout=400)
-            self.assertEqual(p.returncode, 0, f"a loop failed: {err.decode()!r}")
-            retries += int(out.decode().split()[-1])
+        # Each attempt (a stat and a put) prints a line: an attempt, not the
+        # whole run of hundreds of floe processes on a busy machine, is what
+        # is bounded.
+        for rc, out, err in cli_support.wait_for_loops(procs, step_limit=300):
+            self.assertEqual(rc, 0, f"a loop failed: {err.decode()!r}")
+            last = out.decode().splitlines()[-1]
+            self.assertRegex(last, r"^retries \d+$")
+            retries += int(last.split()[1])
         expected = LOOPS * INCREMENTS
         st = self.floe_ok("--json", "stat", uri).stdout.decode()
         meta = json.loads(st)["metadata"]
