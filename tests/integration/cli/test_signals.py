@@ -119,11 +119,16 @@ class Signals(unittest.TestCase):
     def state(self, rid):
         return control("GET", f"/rules/{rid}")
 
-    def uploads(self):
+    def uploads(self, key):
+        """The bucket's multipart uploads of `key`. Only this test's key: the
+        abort another test held is released when that test ends and reaches
+        the store whenever the proxy forwards it, so other keys' uploads may
+        still be listed for a while."""
         import boto3
         s3 = boto3.client("s3", endpoint_url=os.environ["FLOE_TEST_MOTO_ENDPOINT"], region_name="us-east-1",
                           aws_access_key_id="AKIDFLOESIGNALS", aws_secret_access_key="signals-secret")
-        return s3.list_multipart_uploads(Bucket=self.bucket).get("Uploads", [])
+        ups = s3.list_multipart_uploads(Bucket=self.bucket, Prefix=key).get("Uploads", [])
+        return [u for u in ups if u["Key"] == key]
 
     def big_file(self, d, size=70 * MIB):
         path = os.path.join(d, "big.bin")
@@ -143,7 +148,7 @@ class Signals(unittest.TestCase):
             held = self.rule({"method": "PUT", "query": "partNumber=", "path": "up/big"}, {"type": "hold"})
             p = self.start(["cp", "--no-progress", src, f"s3://{self.bucket}/up/big"])
             wait_for("a part upload held by the proxy", lambda: self.state(held)["held"] >= 1)
-            ups = self.uploads()
+            ups = self.uploads("up/big")
             self.assertEqual([u["Key"] for u in ups], ["up/big"], ups)  # the upload the signal must abort
             t0 = time.monotonic()
             p.send_signal(signal.SIGINT)
@@ -152,7 +157,7 @@ class Signals(unittest.TestCase):
             self.assertLess(time.monotonic() - t0, 10)
             self.assertIn("interrupted (SIGINT)", err)
             self.assertNotIn("internal error", err)
-            self.assertEqual(self.uploads(), [])  # aborted: nothing left to bill
+            self.assertEqual(self.uploads("up/big"), [])  # aborted: nothing left to bill
             self.assertEqual(self.run_floe(["stat", f"s3://{self.bucket}/up/big"]).returncode, 4)
 
     def test_sigint_during_create_multipart_upload_aborts_the_upload_it_creates(self):
@@ -164,7 +169,7 @@ class Signals(unittest.TestCase):
             held = self.rule({"method": "POST", "query": "uploads", "path": "create/big"}, {"type": "hold"})
             p = self.start(["cp", "--no-progress", src, f"s3://{self.bucket}/create/big"])
             wait_for("CreateMultipartUpload's reply held by the proxy", lambda: self.state(held)["held"] >= 1)
-            self.assertEqual([u["Key"] for u in self.uploads()], ["create/big"])
+            self.assertEqual([u["Key"] for u in self.uploads("create/big")], ["create/big"])
             p.send_signal(signal.SIGINT)
             # floe says it is cancelling once the cancellation has gone out;
             # only then does the store's reply reach it.
@@ -173,7 +178,7 @@ class Signals(unittest.TestCase):
             control("POST", f"/rules/{held}/release")
             rc, err = self.finish(p)
             self.assertEqual(rc, 130, line + err)
-            self.assertEqual(self.uploads(), [])  # the upload it created was aborted
+            self.assertEqual(self.uploads("create/big"), [])  # the upload it created was aborted
             self.assertEqual(self.run_floe(["stat", f"s3://{self.bucket}/create/big"]).returncode, 4)
 
     def test_sigterm_during_a_download_leaves_no_temporary_file_and_the_destination(self):
