@@ -43,10 +43,16 @@ using namespace std::chrono_literals;
 
 using sys_clock = std::chrono::system_clock;
 
-// A clock the test moves; starts at the real time.
+// A clock the test moves: it reads the real time once, then stands still
+// until the test advances it, so the cache's windows (advisory, back-off)
+// open and close only where the test says, however long the requests in
+// between take. On the wall clock a one-second failure back-off can lapse
+// while a loaded moto answers the test's next request, and the cache then
+// rightly fetches again.
 struct test_clock {
+  sys_clock::time_point const start = sys_clock::now();
   std::atomic<sys_clock::duration::rep> offset{0};
-  sys_clock::time_point now() const { return sys_clock::now() + sys_clock::duration(offset.load()); }
+  sys_clock::time_point now() const { return start + sys_clock::duration(offset.load()); }
   void advance(sys_clock::duration d) { offset += d.count(); }
 };
 

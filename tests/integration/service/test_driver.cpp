@@ -284,12 +284,20 @@ TEST_CASE("a reply cut mid-body after bytes reached a stream sink is not retried
 TEST_CASE("a stalled reply times out after the idle timeout; a retry then succeeds; one attempt only: timeout") {
   auto& srv = servers::get();
   srv.control.reset();
+  {
+    rig setup;  // the default idle timeout: moto may be slow, loaded by other tests
+    put_object(setup.io, setup.d, "drv-stall-bucket", "k", pattern(5000));
+  }
   auto cfg = floe::test::http_test_config();
   cfg.idle_timeout = 1500ms;
   rig r(cfg);
-  put_object(r.io, r.d, "drv-stall-bucket", "k", pattern(5000));
   srv.control.add_rule(
       R"({"match":{"method":"GET","path":"^/drv-stall-bucket/k$"},"trigger":{"first":1},"action":{"type":"stall_body","after_bytes":100}})");
+  // The retry is answered by the proxy itself, so that only the stall
+  // decides how the attempts end, not how fast moto is.
+  int const answer = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/drv-stall-bucket/k$"},"action":{"type":"reply","status":200,"body":")" +
+      pattern(5000) + R"("}})");
   {
     auto req = make("GET", "/drv-stall-bucket/k");
     response res;
@@ -304,6 +312,7 @@ TEST_CASE("a stalled reply times out after the idle timeout; a retry then succee
     CHECK(took < 15s);
     CHECK(r.c.quota().available() == 500);  // a timeout costs 10, refunded on success
   }
+  srv.control.delete_rule(answer);
   srv.control.add_rule(
       R"({"match":{"method":"GET","path":"^/drv-stall-bucket/k$"},"trigger":{"every":true},"action":{"type":"stall"}})");
   cfg.retry.max_attempts = 1;

@@ -138,7 +138,7 @@ class Trigger:
 
 
 ACTIONS = {
-    "reply": ("type", "when", "raw_b64", "fix_length", "status", "headers", "body"),
+    "reply": ("type", "when", "raw_b64", "fix_length", "status", "headers", "body", "ms"),
     "delay": ("type", "ms"),
     "stall": ("type",),
     "stall_body": ("type", "after_bytes"),
@@ -160,6 +160,9 @@ class Action:
             self.when = self.when or "before"
             if self.when not in ("before", "after"):
                 raise RuleError("reply.when must be before or after")
+            self.ms = _int(spec.get("ms", 0), "reply.ms", 0)
+            if self.ms and self.when != "before":
+                raise RuleError("reply.ms only applies to when=before")
             if "raw_b64" in spec:
                 if any(k in spec for k in ("status", "headers", "body")):
                     raise RuleError("reply takes raw_b64 or status/headers/body, not both")

@@ -328,6 +328,8 @@ class Session:
         t = act.type if act else None
 
         if t == "reply" and act.when == "before":
+            if act.ms:
+                await asyncio.sleep(act.ms / 1000)
             raw = act.raw if act.raw is not None else http1.build_reply(
                 act.status, act.headers, act.body, head_only=head.method == "HEAD")
             if act.raw is not None and act.fix_length:

@@ -273,6 +273,19 @@ class Actions(ProxyCase):
         self.s3.list_buckets()
         self.assertGreaterEqual(time.monotonic() - t0, 0.3)
 
+    def test_reply_before_after_a_wait(self):
+        rid = self.add({"match": {"method": "GET", "path": "^/waited$"},
+                        "action": {"type": "reply", "ms": 300, "status": 200, "body": "late"}})
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        t0 = time.monotonic()
+        conn.request("GET", "/waited")
+        r = conn.getresponse()
+        self.assertEqual((r.status, r.read()), (200, b"late"))
+        self.assertGreaterEqual(time.monotonic() - t0, 0.3)
+        conn.close()
+        self.assertEqual(self.px.rule(rid)["fired"], 1)
+        self.assertEqual(self.px.stats()["forwarded"], 0)
+
     def test_stall_never_answers(self):
         rid = self.add({"match": {"method": "GET"}, "action": {"type": "stall"}})
         data, eof = common.raw_exchange(self.port, self.raw("GET", "/"), timeout=0.5)
@@ -498,6 +511,7 @@ class ControlApi(ProxyCase):
                     {"trigger": {"nth": [1], "every": True}, "action": {"type": "stall"}},
                     {"action": {"type": "reply", "raw_b64": "%%%"}},
                     {"action": {"type": "cut", "when": "later"}},
+                    {"action": {"type": "reply", "when": "after", "ms": 5}},
                     {"match": {"path": "("}, "action": {"type": "stall"}}):
             st, r = self.call("POST", "/rules", bad)
             self.assertEqual(st, 400, bad)
