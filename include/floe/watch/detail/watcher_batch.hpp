@@ -232,19 +232,14 @@ boost::asio::awaitable<void> watcher<Queue>::commit_batch() {
     auto const found = std::find_if(r->committed.begin(), r->committed.end(),
                                     [&](ledger::entry const& c) { return same_identity(c, e); });
     auto const& w = batch_.objects()[i];
-    if (found == r->committed.end()) {
-      batch_.set_outcome(i, object_outcome::already);
-      ++metrics_.duplicates_skipped;
-      log(log_level::info, "already", detail::object_uri(w) + " was registered by another writer",
-          {{"bucket", w.bucket}, {"key", w.key}});
-      continue;
-    }
+    bool const elsewhere = found == r->committed.end();
     auto const slot = static_cast<std::size_t>(found - r->committed.begin());
-    if (reported[slot]) {
+    if (elsewhere || reported[slot]) {
       batch_.set_outcome(i, object_outcome::already);
       ++metrics_.duplicates_skipped;
       log(log_level::info, "already",
-          detail::object_uri(w) + " was named by another message of this batch too: registered once",
+          detail::object_uri(w) + (elsewhere ? " was registered by another writer"
+                                             : " was named by another message of this batch too: registered once"),
           {{"bucket", w.bucket}, {"key", w.key}});
       continue;
     }
