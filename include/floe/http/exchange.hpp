@@ -20,8 +20,10 @@ class client;
 struct exchange_facts {
   /// False: nothing was written (resolving, connecting, the proxy or TLS failed).
   bool reached_server = true;
-  /// Bytes of a body or sink that cannot be replayed were used.
+  /// Bytes of a request body that cannot be replayed (a stream) were read.
   bool body_consumed = false;
+  /// Bytes of the reply went to a sink that cannot be reset (a stream).
+  bool sink_dirty = false;
   /// A connect or idle timeout ended it.
   bool timed_out = false;
   /// The request or the reply is wrong (a bad header, a reply over a limit),

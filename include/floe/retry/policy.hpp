@@ -16,7 +16,9 @@
 //     layer; any other reply to it is the answer);
 //   - a clock-skew rejection of a non-conditional request is retried at once,
 //     idempotent or not (the server did nothing);
-//   - a request whose non-replayable body was (partly) consumed never is.
+//   - a request that used what cannot be used again never is: bytes read
+//     from a body that cannot be replayed, or handed to a reply sink that
+//     cannot be reset (may_send_again: the one rule for every resend).
 
 #include <floe/config.hpp>
 #include <floe/error.hpp>
@@ -73,7 +75,9 @@ struct request_traits {
   /// after reaching the server nor resent on a connection found closed.
   bool idempotent = true;
   bool conditional_write = false;  // a write carrying If-Match / If-None-Match
-  bool replayable_body = true;     // false: a stream that can be read once
+  /// The request body can be read again (memory, a file): false for a
+  /// stream, which can be read once. Says nothing of the reply's sink.
+  bool replayable_body = true;
 };
 
 /// What happened on one attempt.
@@ -81,6 +85,7 @@ struct attempt_outcome {
   errors::kind kind = errors::kind::success;
   bool reached_server = true;      // false: nothing was written (connect/TLS failed)
   bool body_consumed = false;      // some request-body bytes were read from the source
+  bool sink_dirty = false;         // reply bytes went to a sink that cannot be reset
   bool timed_out = false;          // a connect or progress timeout ended it
   bool reply_received = true;      // false: a transport failure, no complete reply
 };
@@ -127,6 +132,19 @@ class operation {
 FLOE_DECL std::chrono::nanoseconds backoff(standard_params const& p, unsigned retries_made,
                                            double random01) noexcept;
 
+/// The one rule for sending a request again, whoever sends it — a retry,
+/// the heal after stale credentials, a followed redirect, the resend after
+/// a pooled connection found closed, a hedge: nothing was used that cannot
+/// be used again. A body that cannot be replayed (a stream) may be sent
+/// again while none of it was read (one still waiting for 100 Continue);
+/// a reply sink that cannot be reset (a stream: a download's file or
+/// function) while it has taken no byte — an error reply never reaches it.
+/// A sink that took bytes is its consumer's to resume (a streamed GET
+/// resumes with a Range).
+constexpr bool may_send_again(request_traits const& r, bool body_consumed, bool sink_dirty) noexcept {
+  return !(body_consumed && !r.replayable_body) && !sink_dirty;
+}
+
 /// Whether the request may be sent again after this outcome, ignoring
 /// attempts and quota. Returns errc::ok if it may, otherwise why not:
 /// unknown_outcome (a conditional write that reached the server and got no
@@ -136,7 +154,8 @@ FLOE_DECL errc may_retry(request_traits const& r, attempt_outcome const& o) noex
 /// A reused keep-alive connection the server had already closed (nothing of
 /// a reply arrived): whether the request is sent again on a new connection,
 /// outside the attempt count and the quota. Returns nullptr if it is,
-/// otherwise why not, for the error's message.
+/// otherwise why not, for the error's message. No reply has begun, so no
+/// sink took a byte.
 FLOE_DECL char const* stale_resend_refusal(request_traits const& r, bool body_consumed, unsigned resends_made,
                                            unsigned max_resends) noexcept;
 

@@ -192,7 +192,7 @@ class driver {
                                   http::response& res, http::exchange_facts const& xf,
                                   credentials::credentials const* signer, error& out);
   FLOE_DECL void failed(request_machine const& m, action const& a, request_spec& spec, http::request const& req,
-                        http::response& res, credentials::credentials const* signer, error& out) const;
+                        http::response& res, credentials::credentials const* signer, bool sink_dirty, error& out) const;
 
   http::client& http_;
   description desc_;

@@ -15,8 +15,11 @@
 //   other kind is the answer.
 // - A conditional write is never resent by the retry loop: a lost reply or
 //   a 5xx to it is errc::unknown_outcome (retry::may_retry).
-// - A request whose body (or sink) cannot be replayed and was touched is
-//   never sent again.
+// - One resend rule (retry::may_send_again) for the retries, the heal and
+//   the redirect alike: a request is never sent again once bytes were read
+//   from a body that cannot be replayed or went to a sink that cannot be
+//   reset; until then it may be (a streamed download whose sink took no
+//   byte heals and follows a redirect like any other request).
 // - Clock skew: the first clock-skew rejection is retried at once with the
 //   offset the reply's Date gives (within attempts and quota, never a
 //   conditional write); a second one is the answer.
@@ -81,14 +84,16 @@ struct action {
 struct reply_facts {
   errors::kind kind = errors::kind::success;  // the reply classified (errors/classify.hpp)
   std::optional<std::chrono::seconds> skew;   // its Date minus the local clock, when it had one
-  bool body_consumed = false;                 // bytes of a body or sink that cannot be replayed were used
+  bool body_consumed = false;                 // bytes of a request body that cannot be replayed were read
+  bool sink_dirty = false;                    // reply bytes went to a sink that cannot be reset
   bool service_retryable = false;             // the service's own "try again" code (not a kind)
 };
 
 /// What the runner tells of an attempt that got no usable reply.
 struct transport_facts {
   bool reached_server = true;  // false: nothing was written (connect, TLS, proxy failed)
-  bool body_consumed = false;
+  bool body_consumed = false;  // bytes of a request body that cannot be replayed were read
+  bool sink_dirty = false;     // reply bytes went to a sink that cannot be reset
   bool timed_out = false;
   /// The request or the reply is wrong (a bad header, a reply over a
   /// limit, a proxy refusing CONNECT): trying again changes nothing.
@@ -98,7 +103,7 @@ struct transport_facts {
 class request_machine {
  public:
   struct params {
-    retry::request_traits traits;  // idempotent, conditional write, replayable body
+    retry::request_traits traits;  // idempotent, conditional write, replayable request body
     bool signs = true;             // false: an unsigned request (no credentials asked)
     bool refreshable = false;      // the provider can refresh (a heal is possible)
   };
@@ -132,7 +137,9 @@ class request_machine {
  private:
   action send(std::chrono::nanoseconds delay = {}) noexcept;
   action fail(failure why, errc stop) noexcept;
-  bool can_resend(bool body_consumed) const noexcept { return p_.traits.replayable_body && !body_consumed; }
+  bool can_resend(bool body_consumed, bool sink_dirty) const noexcept {
+    return retry::may_send_again(p_.traits, body_consumed, sink_dirty);
+  }
 
   retry::operation op_;
   params p_;

@@ -145,6 +145,33 @@ TEST_CASE("a consumed non-replayable body is never resent; an unconsumed one may
   CHECK(may_retry(r, o) == errc::ok);
 }
 
+TEST_CASE("may_send_again: one rule, the request body's bytes and the reply sink's") {
+  using floe::retry::may_send_again;
+  request_traits memory;  // a replayable body (memory, a file)
+  request_traits stream;
+  stream.replayable_body = false;
+  // Nothing used: always.
+  CHECK(may_send_again(memory, false, false));
+  CHECK(may_send_again(stream, false, false));  // a stream still waiting for 100 Continue
+  // A replayable body is read again from its start.
+  CHECK(may_send_again(memory, true, false));
+  CHECK_FALSE(may_send_again(stream, true, false));
+  // A reply sink that took bytes cannot take them again, whatever the body.
+  CHECK_FALSE(may_send_again(memory, false, true));
+  CHECK_FALSE(may_send_again(stream, false, true));
+}
+
+TEST_CASE("a stream sink that took no byte is retried; one that took bytes is not") {
+  request_traits get;  // a GET: no body; its sink is a stream
+  attempt_outcome o = reply(kind::transient);
+  CHECK(may_retry(get, o) == errc::ok);
+  o.sink_dirty = true;
+  CHECK(may_retry(get, o) == errc::body_not_replayable);
+  attempt_outcome t = lost();
+  t.sink_dirty = true;
+  CHECK(may_retry(get, t) == errc::body_not_replayable);
+}
+
 TEST_CASE("clock skew is retried at once, without back-off") {
   standard_params p;
   quota q(p);

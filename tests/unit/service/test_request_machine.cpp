@@ -318,6 +318,59 @@ TEST_CASE("a consumed body that cannot be replayed is never sent again") {
   CHECK(r.on_reply(f, 0.0).stop == errc::body_not_replayable);
 }
 
+// The regression of issue 30: a download's sink is a stream, and the
+// machine once refused every resend of a request with such a sink, so a
+// streamed GET neither healed nor followed a redirect. The sink's bytes are
+// a fact of the attempt: none taken, the request is sent again like any.
+TEST_CASE("a stream sink that took no byte heals, follows a redirect and is retried") {
+  SUBCASE("heal") {
+    bench b;  // the traits of a GET into a stream: nothing says otherwise
+    auto m = b.make();
+    first_send(m, 7);
+    auto a = m.on_reply(reply(kind::stale_credentials), 0.5);  // an error reply never reaches the sink
+    REQUIRE(a.what == step::invalidate);
+    CHECK(a.generation == 7);
+    a = m.on_credentials(8);
+    CHECK(a.what == step::send);
+    CHECK(m.on_reply(reply(kind::success), 0.5).generation == 8);
+  }
+  SUBCASE("redirect") {
+    bench b;
+    auto m = b.make();
+    first_send(m);
+    CHECK(m.on_reply(reply(kind::redirect), 0.5).what == step::ask_service);
+  }
+  SUBCASE("a reply that broke before its body") {
+    bench b;
+    auto m = b.make();
+    first_send(m);
+    CHECK(m.on_transport_failure(lost(), 0.0).what == step::send);
+  }
+}
+
+TEST_CASE("a stream sink that took bytes is never sent again: neither healed, redirected nor retried") {
+  bench b;
+  auto stale = b.make();
+  first_send(stale);
+  auto f = reply(kind::stale_credentials);
+  f.sink_dirty = true;
+  auto a = stale.on_reply(f, 0.5);
+  CHECK(a.what == step::fail);
+  CHECK(stale.sends() == 1);
+  auto moved = b.make();
+  first_send(moved);
+  auto r = reply(kind::redirect);
+  r.sink_dirty = true;
+  CHECK(moved.on_reply(r, 0.5).what == step::fail);
+  auto broke = b.make();
+  first_send(broke);
+  transport_facts t = lost();
+  t.sink_dirty = true;
+  a = broke.on_transport_failure(t, 0.0);
+  CHECK(a.what == step::fail);
+  CHECK(a.stop == errc::body_not_replayable);
+}
+
 TEST_CASE("a redirect is offered to the service once") {
   bench b;
   auto m = b.make();

@@ -53,7 +53,8 @@ inline void transport_failure(error& out, exchange_facts& f, attempt_state const
   out = error(a.ec);
   out.diag.message = a.why.empty() ? error_reason(a.ec) : a.why;
   f.reached_server = a.reached_server;
-  f.body_consumed = a.body_consumed || a.sink_dirty;
+  f.body_consumed = a.body_consumed;
+  f.sink_dirty = a.sink_dirty;
   f.timed_out = a.timed_out;
   f.final = a.ec == errc::reply_too_large || a.ec == errc::invalid_argument;
 }
@@ -84,7 +85,7 @@ FLOE_DECL boost::asio::awaitable<void> run_exchange(client& cl, endpoint const& 
   auto& st = *cl.state_;
   auto const& cfg = cl.cfg_;
   retry::request_traits traits = req.traits;
-  traits.replayable_body = req.body.replayable() && req.sink.resettable();
+  traits.replayable_body = req.body.replayable();  // a stale connection: no reply began, no sink touched
   unsigned stale_resends = 0;
   bool resending = false;  // this try resends one that met a closed pooled connection
   for (;;) {
@@ -141,7 +142,8 @@ FLOE_DECL boost::asio::awaitable<void> run_exchange(client& cl, endpoint const& 
       }
     }
     if (a.ec) co_return transport_failure(err, f, a);
-    f.body_consumed = a.body_consumed || a.sink_dirty;
+    f.body_consumed = a.body_consumed;
+    f.sink_dirty = a.sink_dirty;
     err.clear();
     co_return;
   }

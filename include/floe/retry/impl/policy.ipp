@@ -30,7 +30,7 @@ FLOE_DECL errc may_retry(request_traits const& r, attempt_outcome const& o) noex
   bool const lost_or_5xx = !o.reply_received || o.kind == kind::transient;
   if (o.kind == kind::unknown_outcome) return errc::unknown_outcome;
   if (!errors::is_retryable(o.kind)) return errors::to_errc(o.kind);
-  if (o.body_consumed && !r.replayable_body) return errc::body_not_replayable;
+  if (!may_send_again(r, o.body_consumed, o.sink_dirty)) return errc::body_not_replayable;
   if (!o.reached_server) return errc::ok;
   if (r.conditional_write) return lost_or_5xx ? errc::unknown_outcome : errors::to_errc(o.kind);
   // The server rejected the signature's time before doing anything.
@@ -43,7 +43,7 @@ FLOE_DECL char const* stale_resend_refusal(request_traits const& r, bool body_co
                                            unsigned max_resends) noexcept {
   if (r.conditional_write) return "a conditional write is never resent";
   if (!r.idempotent) return "the request is not idempotent";
-  if (body_consumed && !r.replayable_body) return "its body cannot be replayed";
+  if (!may_send_again(r, body_consumed, false)) return "its body cannot be replayed";
   if (resends_made >= max_resends) return "max_stale_resends reached";
   return nullptr;
 }

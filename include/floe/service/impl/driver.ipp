@@ -154,6 +154,7 @@ FLOE_DECL action driver::after_exchange(request_machine& m, request_spec& spec, 
     transport_facts t;
     t.reached_server = xf.reached_server;
     t.body_consumed = xf.body_consumed;
+    t.sink_dirty = xf.sink_dirty;
     t.timed_out = xf.timed_out;
     t.final = xf.final;
     return m.on_transport_failure(t, draw());
@@ -176,12 +177,14 @@ FLOE_DECL action driver::after_exchange(request_machine& m, request_spec& spec, 
     }
   }
   f.body_consumed = xf.body_consumed;
+  f.sink_dirty = xf.sink_dirty;
   res.kind = f.kind;
   return m.on_reply(f, draw());
 }
 
 FLOE_DECL void driver::failed(request_machine const& m, action const& a, request_spec& spec, http::request const& req,
-                              http::response& res, credentials::credentials const* signer, error& out) const {
+                              http::response& res, credentials::credentials const* signer, bool sink_dirty,
+                              error& out) const {
   res.attempts = m.attempt();
   switch (a.why) {
     case failure::reply:
@@ -193,7 +196,7 @@ FLOE_DECL void driver::failed(request_machine const& m, action const& a, request
       // A reply partly handed to a stream sink (a download) stops here for
       // its consumer to resume or give up on: no request body is involved,
       // so "request body cannot be replayed" would mislead.
-      bool const sink_took_reply = a.stop == errc::body_not_replayable && req.body.replayable();
+      bool const sink_took_reply = a.stop == errc::body_not_replayable && sink_dirty;
       out = transport_error(std::move(out), sink_took_reply ? errc::ok : a.stop, m.attempt());
       add_context(out, spec.operation, spec.resource);
       break;
@@ -217,8 +220,10 @@ FLOE_DECL request_machine::params driver::machine_params(request_spec const& spe
   if (req.operation != spec.operation) req.operation.assign(spec.operation);
   request_machine::params mp;
   mp.traits = req.traits;
-  // A stream sink that already took bytes cannot take them again.
-  mp.traits.replayable_body = req.body.replayable() && req.sink.resettable();
+  // Only the request body: whether the reply's sink took bytes is a fact of
+  // each attempt (exchange_facts::sink_dirty), and one that took none can
+  // be sent again (retry::may_send_again).
+  mp.traits.replayable_body = req.body.replayable();
   mp.signs = spec.signs;
   mp.refreshable = spec.signs && !spec.fixed && provider_ && provider_->refreshable();
   return mp;
@@ -296,7 +301,7 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
         over = true;
         break;
       case step::fail:
-        failed(m, a, spec, req, res, signer, out);
+        failed(m, a, spec, req, res, signer, xf.sink_dirty, out);
         over = true;
         break;
     }

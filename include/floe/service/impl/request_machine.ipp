@@ -51,7 +51,7 @@ FLOE_DECL action request_machine::on_reply(reply_facts const& f, double random01
     if (healed_ && generation_ != stale_generation_) a.generation = generation_;
     return a;
   }
-  if (f.kind == kind::stale_credentials && p_.signs && p_.refreshable && !healed_ && can_resend(f.body_consumed)) {
+  if (f.kind == kind::stale_credentials && p_.signs && p_.refreshable && !healed_ && can_resend(f.body_consumed, f.sink_dirty)) {
     // Outside the attempt count and the quota: no on_outcome.
     healed_ = true;
     stale_generation_ = generation_;
@@ -60,7 +60,7 @@ FLOE_DECL action request_machine::on_reply(reply_facts const& f, double random01
     a.generation = generation_;
     return a;
   }
-  if (f.kind == kind::redirect && !redirected_ && can_resend(f.body_consumed)) {
+  if (f.kind == kind::redirect && !redirected_ && can_resend(f.body_consumed, f.sink_dirty)) {
     action a;
     a.what = step::ask_service;
     return a;
@@ -68,6 +68,7 @@ FLOE_DECL action request_machine::on_reply(reply_facts const& f, double random01
   retry::attempt_outcome o;
   o.kind = f.service_retryable ? kind::throttled : f.kind;
   o.body_consumed = f.body_consumed;
+  o.sink_dirty = f.sink_dirty;
   // The skew is corrected once: a second rejection is the answer.
   if (o.kind == kind::clock_skew && skew_corrected_) return fail(failure::reply, errc::ok);
   auto const d = op_.on_outcome(p_.traits, o, random01);
@@ -87,6 +88,7 @@ FLOE_DECL action request_machine::on_transport_failure(transport_facts const& t,
   o.kind = errors::kind::transient;
   o.reached_server = t.reached_server;
   o.body_consumed = t.body_consumed;
+  o.sink_dirty = t.sink_dirty;
   o.timed_out = t.timed_out;
   o.reply_received = false;
   auto const d = op_.on_outcome(p_.traits, o, random01);
