@@ -246,16 +246,17 @@ class RevokeArm:
 
     def __init__(self, spec):
         _only(spec, ("access_keys", "mode", "after_forwarded", "match"), "revoke")
-        self.n = _int(spec["after_forwarded"], "revoke.after_forwarded", 1)
+        self.n = _int(spec["after_forwarded"], "revoke.after_forwarded", 0)
         self.match = Match(spec.get("match"))
         keys = spec.get("access_keys")
         if keys != "all-issued" and (not isinstance(keys, list) or not all(isinstance(k, str) for k in keys)):
             raise RuleError('revoke.access_keys must be "all-issued" or a list of access keys')
         self.keys = keys
+        self.mode = spec.get("mode", "access_denied")
         self.forwarded = 0
         self.fired = False
         self.spec = spec
 
     def describe(self):
         return {"after_forwarded": self.n, "forwarded": self.forwarded, "fired": self.fired,
-                "access_keys": self.keys, "match": self.spec.get("match", {})}
+                "access_keys": self.keys, "mode": self.mode, "match": self.spec.get("match", {})}

@@ -100,7 +100,7 @@ class Verifier:
         self.enabled = False
         self.secrets = {}       # access key -> secret (told)
         self.learned = {}       # access key -> secret (from STS replies)
-        self.revoked = set()
+        self.revoked = {}       # access key -> mode ("access_denied" | "bare")
         self.clock_offset_s = 0
         self.max_skew_s = 900
 
@@ -153,6 +153,20 @@ def error_reply(code, message, status, head, service, now, extra=None, akid=None
             f"<HostId>floe-test-proxy</HostId></Error>").encode()
     headers.append(("Content-Type", "application/xml"))
     return http1.build_reply(status, headers, body)
+
+
+REVOKE_MODES = ("access_denied", "bare")
+
+
+def revoked_reply(mode, head, service, now):
+    """What a revoked key gets: AccessDenied in the request's protocol (a HEAD: no body), or
+    with mode "bare" a 403 with no body for every method (as some stores and front ends
+    answer a refused key)."""
+    if mode == "bare":
+        date = email.utils.format_datetime(now, usegmt=True)
+        return http1.build_reply(403, [("x-amz-request-id", uuid.uuid4().hex[:16].upper()), ("Date", date)], b"",
+                                 head_only=head is not None and head.method == "HEAD")
+    return error_reply("AccessDenied", "Access Denied", 403, head, service, now)
 
 
 def reply_wants_close(raw, method):
@@ -280,7 +294,9 @@ class Session:
         try:
             if akid is not None and akid in p.verifier.revoked:
                 p.stats.revoked_rejections += 1
-                raise _Reject(VerifyError("AccessDenied", "Access Denied"), counted=False)
+                p.log.info("conn %d rejected: AccessDenied (revoked)", self.cid)
+                reply = revoked_reply(p.verifier.revoked[akid], head, service, p.verifier.now())
+                return await self.answer_early(head, framing, raw_body, expect, reply, client_close)
             if p.verifier.enabled and (signed or auth_err is not None):
                 if auth_err is not None:
                     raise _Reject(auth_err)
@@ -345,10 +361,11 @@ class Session:
 
         # The forwarding decision, in one step with no await: a revocation armed to
         # fire on this request applies to every request decided after it.
+        p.fire_arms_on_arrival(head, service, akid, body)
         if akid is not None and akid in p.verifier.revoked:
             p.stats.revoked_rejections += 1
             p.log.info("conn %d rejected: AccessDenied (revoked while it was held)", self.cid)
-            reply = error_reply("AccessDenied", "Access Denied", 403, head, service, p.verifier.now())
+            reply = revoked_reply(p.verifier.revoked[akid], head, service, p.verifier.now())
             return await self.answer_early(head, framing, raw_body, expect, reply, client_close)
         p.stats.forwarded += 1
         p.count_forwarded(head, service, akid, body)
@@ -786,9 +803,9 @@ class Proxy:
         return 200, v.describe()
 
     def _revoke(self, body):
+        if isinstance(body, dict) and body.get("mode", "access_denied") not in REVOKE_MODES:
+            raise RuleError("revoke.mode must be access_denied or bare")
         if isinstance(body, dict) and "after_forwarded" in body:
-            if body.get("mode", "access_denied") != "access_denied":
-                raise RuleError("revoke.mode must be access_denied")
             arm = RevokeArm(body)
             self.revoke_arms.append(arm)
             self.log.info("revocation of %s armed: after %d forwarded request(s) matching %s",
@@ -797,16 +814,29 @@ class Proxy:
             return 200, {"armed": arm.describe()}
         if not isinstance(body, dict) or set(body) - {"access_keys", "mode"}:
             raise RuleError("revoke takes access_keys and mode (and after_forwarded, match)")
-        if body.get("mode", "access_denied") != "access_denied":
-            raise RuleError("revoke.mode must be access_denied")
         keys = body.get("access_keys")
         if keys == "all-issued":
             keys = list(self.issued)
         elif not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
             raise RuleError('revoke.access_keys must be "all-issued" or a list of access keys')
-        self.verifier.revoked.update(keys)
-        self.log.info("revoked %s", sorted(keys))
+        self.verifier.revoked.update((k, body.get("mode", "access_denied")) for k in keys)
+        self.log.info("revoked %s (%s)", sorted(keys), body.get("mode", "access_denied"))
         return 200, {"revoked": sorted(keys)}
+
+    def fire_arms_on_arrival(self, head, service, akid, body):
+        """At the forwarding decision, before the revocation check: an arm with
+        after_forwarded 0 that accepts this request revokes its keys now, so this
+        request is refused too (the first request of its kind that a revocation hits)."""
+        for arm in list(self.revoke_arms):
+            if arm.n == 0 and arm.match.matches(head, service, akid, body):
+                self._fire(arm)
+
+    def _fire(self, arm):
+        keys = list(self.issued) if arm.keys == "all-issued" else list(arm.keys)
+        self.verifier.revoked.update((k, arm.mode) for k in keys)
+        arm.fired = True
+        self.revoke_arms.remove(arm)
+        self.log.info("revoked %s after %d forwarded request(s)", sorted(keys), arm.forwarded)
 
     def count_forwarded(self, head, service, akid, body):
         """A request is being forwarded: armed revocations count it, and the one whose
@@ -815,13 +845,9 @@ class Proxy:
             if not arm.match.matches(head, service, akid, body):
                 continue
             arm.forwarded += 1
-            if arm.forwarded < arm.n:
+            if arm.n == 0 or arm.forwarded < arm.n:
                 continue
-            keys = list(self.issued) if arm.keys == "all-issued" else list(arm.keys)
-            self.verifier.revoked.update(keys)
-            arm.fired = True
-            self.revoke_arms.remove(arm)
-            self.log.info("revoked %s after %d forwarded request(s)", sorted(keys), arm.forwarded)
+            self._fire(arm)
 
     async def _control_client(self, reader, writer):
         try:

@@ -650,6 +650,37 @@ class Verifier(ProxyCase):
         self.assertEqual(st["revoked_rejections"], 2)
         self.assertEqual(st["by_service"]["sts"], 2)
 
+    def test_revoke_bare_403_for_every_method(self):
+        c = self._temporary_creds("bare")
+        tmp = self._s3_with(c)
+        tmp.put_object(Bucket=self.b, Key="b", Body=b"1")
+        self.assertEqual(self.px.revoke([c["AccessKeyId"]], mode="bare")["revoked"], [c["AccessKeyId"]])
+        for call in (lambda: tmp.get_object(Bucket=self.b, Key="b"),
+                     lambda: tmp.put_object(Bucket=self.b, Key="b", Body=b"2"),
+                     lambda: tmp.list_objects_v2(Bucket=self.b)):
+            with self.assertRaises(botocore.exceptions.ClientError) as cm:
+                call()
+            meta = cm.exception.response["ResponseMetadata"]
+            self.assertEqual(meta["HTTPStatusCode"], 403)
+            self.assertEqual(meta["HTTPHeaders"].get("content-length"), "0")
+        self.assertEqual(self.s3.get_object(Bucket=self.b, Key="b")["Body"].read(), b"1")  # nothing written
+        with self.assertRaises(Exception):
+            self.px.revoke("all-issued", mode="loud")
+
+    def test_revoke_armed_at_zero_refuses_the_request_it_fires_on(self):
+        c = self._temporary_creds("at-zero")
+        tmp = self._s3_with(c)
+        tmp.put_object(Bucket=self.b, Key="z", Body=b"1")
+        self.px.revoke("all-issued", after_forwarded=0, match={"service": "s3", "method": "GET"})
+        tmp.head_object(Bucket=self.b, Key="z")                                  # not matched: forwarded
+        self.assertEqual(self.px.control("GET", "/revoke")["revoked"], [])
+        with self.assertRaises(botocore.exceptions.ClientError) as cm:
+            tmp.get_object(Bucket=self.b, Key="z")                               # fires, and is refused
+        self.assertEqual(error_code(cm.exception), "AccessDenied")
+        st = self.px.control("GET", "/revoke")
+        self.assertEqual((st["armed"], st["revoked"]), ([], [c["AccessKeyId"]]))
+        self.assertEqual(self.px.stats()["revoked_rejections"], 1)
+
     def _temporary_creds(self, name):
         sts = common.client("sts", self.px.endpoint)
         return sts.assume_role(RoleArn="arn:aws:iam::123456789012:role/r", RoleSessionName=name)["Credentials"]
@@ -711,7 +742,7 @@ class Verifier(ProxyCase):
         self.assertEqual(self.px.control("GET", "/revoke")["revoked"], [c["AccessKeyId"]])
 
     def test_revoke_arm_is_validated_and_cleared_by_reset(self):
-        for bad in ({"access_keys": "all-issued", "after_forwarded": 0},
+        for bad in ({"access_keys": "all-issued", "after_forwarded": -1},
                     {"access_keys": "all-issued", "after_forwarded": 2, "bogus": 1},
                     {"access_keys": "some", "after_forwarded": 2},
                     {"access_keys": "all-issued", "after_forwarded": 2, "match": {"nope": 1}}):
