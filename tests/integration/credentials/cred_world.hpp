@@ -78,13 +78,13 @@ class clocked_source final : public floe::credentials::refreshing_source {
   test_clock& clock_;
 };
 
-std::string temp_dir() {
+inline std::string temp_dir() {
   char tmpl[] = "/tmp/floe-cred-test-XXXXXX";
   REQUIRE(::mkdtemp(tmpl) != nullptr);
   return tmpl;
 }
 
-void write_file(std::string const& path, std::string const& text) {
+inline void write_file(std::string const& path, std::string const& text) {
   std::string const tmp = path + ".new";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
