@@ -10,7 +10,6 @@
 #include "../verbs.hpp"
 
 #include <floe/credentials/credentials.hpp>
-#include <floe/errors/classify.hpp>
 #include <floe/sts/client.hpp>
 
 #include <boost/asio/use_awaitable.hpp>
@@ -44,23 +43,19 @@ asio::awaitable<int> cmd_whoami(context& x) {
   }
   if (cl.g.debug) debug_line(cl.g, "STS endpoint " + (*sts)->endpoint().url + " (" + (*sts)->endpoint().source + ")");
 
-  result<credentials::credentials> creds = error(errc::credentials_unavailable);
-  result<sts::caller_identity> who = error(errc::credentials_unavailable);
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    creds = co_await provider.async_get(asio::use_awaitable);
-    if (!creds) {
-      report_error(cl.g, creds.error(), "credentials", "");
-      co_return exit_code_for(creds.error());
-    }
-    credentials::credentials const signer = *creds;
-    who = co_await (*sts)->async_get_caller_identity(signer, asio::use_awaitable);
-    if (who) break;
-    // Stale credentials (an expired or revoked set): renew them once.
-    if (attempt == 0 && provider.refreshable() && errors::is_stale_credentials_code(who.error().diag.code)) {
-      provider.invalidate(signer.generation);
-      continue;
-    }
-    break;
+  auto creds = co_await provider.async_get(asio::use_awaitable);
+  if (!creds) {
+    report_error(cl.g, creds.error(), "credentials", "");
+    co_return exit_code_for(creds.error());
+  }
+  // Signed by the session's provider through the one request path: a set
+  // refused as stale (a role recreated, keys revoked) is renewed and the
+  // call sent once more, as for every other request.
+  auto who = co_await (*sts)->async_get_caller_identity(asio::use_awaitable);
+  if (who) {
+    // What signed the answer: the set a heal fetched, when there was one.
+    auto now = co_await provider.async_get(asio::use_awaitable);
+    if (now) creds = std::move(now);
   }
   if (!who) {
     auto e = who.error();
