@@ -1,0 +1,4 @@
+#pragma once
+// Gathers the checksum implementation files for src/floe.cpp. One line per header.
+#include <floe/checksum/impl/crc_x86.ipp>
+#include <floe/checksum/impl/crc.ipp>
