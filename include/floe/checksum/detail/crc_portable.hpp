@@ -6,8 +6,11 @@
 
 #include <floe/checksum/detail/polynomial.hpp>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace floe::checksum::detail {
 
@@ -20,7 +23,11 @@ constexpr T update_portable(T r, unsigned char const* p, std::size_t n) noexcept
   auto const& t = crc_tables<S, T>;
   while (n >= 8) {
     std::uint64_t v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];  // little-endian load; compiles to one mov
+    if (std::is_constant_evaluated() || std::endian::native != std::endian::little) {
+      for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+    } else {
+      std::memcpy(&v, p, 8);
+    }
     v ^= r;
     r = static_cast<T>(t[7][v & 0xffu] ^ t[6][(v >> 8) & 0xffu] ^ t[5][(v >> 16) & 0xffu] ^
                        t[4][(v >> 24) & 0xffu] ^ t[3][(v >> 32) & 0xffu] ^ t[2][(v >> 40) & 0xffu] ^
