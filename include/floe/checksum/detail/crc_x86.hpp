@@ -21,6 +21,10 @@
 #endif
 
 #if FLOE_CHECKSUM_X86
+// On the declarations and the definitions alike.
+#define FLOE_CHECKSUM_TARGET_PCLMUL __attribute__((target("sse4.2,pclmul")))
+#define FLOE_CHECKSUM_TARGET_AVX512 __attribute__((target("sse4.2,pclmul,avx512f,avx512vl,vpclmulqdq")))
+
 namespace floe::checksum::detail {
 
 /// A register update used for what the folding leaves: the last 16 bytes of
@@ -32,15 +36,15 @@ FLOE_DECL bool cpu_has_pclmul() noexcept;
 FLOE_DECL bool cpu_has_avx512() noexcept;
 
 /// Feeds p[0..n) into the raw register `raw` (n >= 64) by 128-bit folding.
-FLOE_DECL std::uint64_t fold_pclmul(std::uint64_t raw, unsigned char const* p, std::size_t n,
+FLOE_DECL FLOE_CHECKSUM_TARGET_PCLMUL std::uint64_t fold_pclmul(std::uint64_t raw, unsigned char const* p, std::size_t n,
                                     fold_constants const& k, tail_fn tail) noexcept;
 
 /// The same with 512-bit registers (n >= 256).
-FLOE_DECL std::uint64_t fold_avx512(std::uint64_t raw, unsigned char const* p, std::size_t n,
+FLOE_DECL FLOE_CHECKSUM_TARGET_AVX512 std::uint64_t fold_avx512(std::uint64_t raw, unsigned char const* p, std::size_t n,
                                     fold_constants const& k, tail_fn tail) noexcept;
 
 /// CRC32C with the crc32 instruction, eight bytes at a time (any n).
-FLOE_DECL std::uint64_t crc32c_sse42(std::uint64_t raw, unsigned char const* p, std::size_t n) noexcept;
+FLOE_DECL FLOE_CHECKSUM_TARGET_PCLMUL std::uint64_t crc32c_sse42(std::uint64_t raw, unsigned char const* p, std::size_t n) noexcept;
 
 }  // namespace floe::checksum::detail
 #endif

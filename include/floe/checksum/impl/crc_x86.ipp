@@ -29,9 +29,6 @@
 
 namespace floe::checksum::detail {
 
-#define FLOE_TARGET_PCLMUL __attribute__((target("sse4.2,pclmul")))
-#define FLOE_TARGET_AVX512 __attribute__((target("sse4.2,pclmul,avx512f,avx512vl,vpclmulqdq")))
-
 FLOE_DECL bool cpu_has_pclmul() noexcept {
   return __builtin_cpu_supports("sse4.2") && __builtin_cpu_supports("pclmul");
 }
@@ -46,21 +43,21 @@ FLOE_DECL bool cpu_has_avx512() noexcept {
 namespace x86 {
 
 // {C1, C2} in the register's low and high 64 bits.
-FLOE_TARGET_PCLMUL inline __m128i pair128(fold_pair p) noexcept {
+FLOE_CHECKSUM_TARGET_PCLMUL inline __m128i pair128(fold_pair p) noexcept {
   return _mm_set_epi64x(static_cast<long long>(p.low), static_cast<long long>(p.high));
 }
 
-FLOE_TARGET_PCLMUL inline __m128i load128(unsigned char const* p) noexcept {
+FLOE_CHECKSUM_TARGET_PCLMUL inline __m128i load128(unsigned char const* p) noexcept {
   return _mm_loadu_si128(reinterpret_cast<__m128i const*>(p));
 }
 
 // b moved by the distance of k, plus the block `next` found there.
-FLOE_TARGET_PCLMUL inline __m128i fold128(__m128i b, __m128i k, __m128i next) noexcept {
+FLOE_CHECKSUM_TARGET_PCLMUL inline __m128i fold128(__m128i b, __m128i k, __m128i next) noexcept {
   return _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(b, k, 0x00), _mm_clmulepi64_si128(b, k, 0x11)), next);
 }
 
 // The 16 folded bytes, then the tail, into a zeroed register.
-FLOE_TARGET_PCLMUL inline std::uint64_t finish(__m128i x, unsigned char const* p, std::size_t n,
+FLOE_CHECKSUM_TARGET_PCLMUL inline std::uint64_t finish(__m128i x, unsigned char const* p, std::size_t n,
                                                tail_fn tail) noexcept {
   unsigned char folded[16];
   _mm_storeu_si128(reinterpret_cast<__m128i*>(folded), x);
@@ -69,7 +66,7 @@ FLOE_TARGET_PCLMUL inline std::uint64_t finish(__m128i x, unsigned char const* p
 
 // Four 128-bit lanes x0..x3 (consecutive blocks) and the whole blocks after
 // them: one 128-bit value, then finish().
-FLOE_TARGET_PCLMUL inline std::uint64_t merge_and_finish(__m128i x0, __m128i x1, __m128i x2, __m128i x3,
+FLOE_CHECKSUM_TARGET_PCLMUL inline std::uint64_t merge_and_finish(__m128i x0, __m128i x1, __m128i x2, __m128i x3,
                                                          unsigned char const* p, std::size_t n,
                                                          fold_constants const& k, tail_fn tail) noexcept {
   __m128i const k128 = pair128(k.by128);
@@ -78,18 +75,18 @@ FLOE_TARGET_PCLMUL inline std::uint64_t merge_and_finish(__m128i x0, __m128i x1,
   return finish(x, p, n, tail);
 }
 
-FLOE_TARGET_AVX512 inline __m512i load512(unsigned char const* p) noexcept {
+FLOE_CHECKSUM_TARGET_AVX512 inline __m512i load512(unsigned char const* p) noexcept {
   return _mm512_loadu_si512(static_cast<void const*>(p));
 }
 
 // pair128 in each of the four 128-bit lanes.
-FLOE_TARGET_AVX512 inline __m512i pair512(fold_pair p) noexcept {
+FLOE_CHECKSUM_TARGET_AVX512 inline __m512i pair512(fold_pair p) noexcept {
   auto const hi = static_cast<long long>(p.high);
   auto const lo = static_cast<long long>(p.low);
   return _mm512_set_epi64(lo, hi, lo, hi, lo, hi, lo, hi);
 }
 
-FLOE_TARGET_AVX512 inline __m512i fold512(__m512i b, __m512i k, __m512i next) noexcept {
+FLOE_CHECKSUM_TARGET_AVX512 inline __m512i fold512(__m512i b, __m512i k, __m512i next) noexcept {
   // 0x96: a ^ b ^ c.
   return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(b, k, 0x00), _mm512_clmulepi64_epi128(b, k, 0x11), next,
                                    0x96);
@@ -97,7 +94,7 @@ FLOE_TARGET_AVX512 inline __m512i fold512(__m512i b, __m512i k, __m512i next) no
 
 }  // namespace x86
 
-FLOE_DECL FLOE_TARGET_PCLMUL std::uint64_t fold_pclmul(std::uint64_t raw, unsigned char const* p, std::size_t n,
+FLOE_DECL FLOE_CHECKSUM_TARGET_PCLMUL std::uint64_t fold_pclmul(std::uint64_t raw, unsigned char const* p, std::size_t n,
                                                        fold_constants const& k, tail_fn tail) noexcept {
   using namespace x86;
   __m128i x0 = _mm_xor_si128(load128(p), _mm_cvtsi64_si128(static_cast<long long>(raw)));
@@ -116,7 +113,7 @@ FLOE_DECL FLOE_TARGET_PCLMUL std::uint64_t fold_pclmul(std::uint64_t raw, unsign
   return merge_and_finish(x0, x1, x2, x3, p, n, k, tail);
 }
 
-FLOE_DECL FLOE_TARGET_AVX512 std::uint64_t fold_avx512(std::uint64_t raw, unsigned char const* p, std::size_t n,
+FLOE_DECL FLOE_CHECKSUM_TARGET_AVX512 std::uint64_t fold_avx512(std::uint64_t raw, unsigned char const* p, std::size_t n,
                                                        fold_constants const& k, tail_fn tail) noexcept {
   using namespace x86;
   __m512i const init =
@@ -145,7 +142,7 @@ FLOE_DECL FLOE_TARGET_AVX512 std::uint64_t fold_avx512(std::uint64_t raw, unsign
                           tail);
 }
 
-FLOE_DECL FLOE_TARGET_PCLMUL std::uint64_t crc32c_sse42(std::uint64_t raw, unsigned char const* p,
+FLOE_DECL FLOE_CHECKSUM_TARGET_PCLMUL std::uint64_t crc32c_sse42(std::uint64_t raw, unsigned char const* p,
                                                         std::size_t n) noexcept {
   for (; n >= 8; p += 8, n -= 8) {
     std::uint64_t v;
@@ -156,9 +153,6 @@ FLOE_DECL FLOE_TARGET_PCLMUL std::uint64_t crc32c_sse42(std::uint64_t raw, unsig
   for (; n != 0; ++p, --n) r = _mm_crc32_u8(r, *p);
   return r;
 }
-
-#undef FLOE_TARGET_PCLMUL
-#undef FLOE_TARGET_AVX512
 
 }  // namespace floe::checksum::detail
 #endif
