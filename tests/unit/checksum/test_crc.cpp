@@ -191,6 +191,23 @@ TEST_CASE("x^(8n) mod P by squaring equals n*8 multiplications by x") {
   }
 }
 
+TEST_CASE("x^(8n) mod P for sizes up to 2^64-1 bytes: x^(8a) * x^(8b) == x^(8(a+b))") {
+  namespace d = cs::detail;
+  std::uint64_t const big[][2] = {{1u << 20, 3}, {1ull << 40, (1ull << 40) + 5}, {(1ull << 62) + 1, (1ull << 62) - 1},
+                                  {~std::uint64_t{0} - 7, 7}, {0x123456789abcdefull, 0xfedcba987654321ull}};
+  for (auto [a, b] : big) {
+    CAPTURE(a);
+    CAPTURE(b);
+    CHECK(d::mul_mod(d::crc32c_spec, d::x_pow_8n_mod<d::crc32c_spec>(a), d::x_pow_8n_mod<d::crc32c_spec>(b)) ==
+          d::x_pow_8n_mod<d::crc32c_spec>(a + b));
+    CHECK(d::mul_mod(d::crc64nvme_spec, d::x_pow_8n_mod<d::crc64nvme_spec>(a),
+                     d::x_pow_8n_mod<d::crc64nvme_spec>(b)) == d::x_pow_8n_mod<d::crc64nvme_spec>(a + b));
+    // And combine() agrees: shifting by a then by b is shifting by a + b.
+    std::uint64_t const r = 0x0123456789abcdefull;
+    CHECK(cs::crc64nvme_combine(cs::crc64nvme_combine(r, 0, a), 0, b) == cs::crc64nvme_combine(r, 0, a + b));
+  }
+}
+
 TEST_CASE("use_implementation forces one for the dispatched calls, and refuses what the CPU lacks") {
   cs::implementation const before = cs::active_implementation();
   CHECK(before == cs::best_implementation());
