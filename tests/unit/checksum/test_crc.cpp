@@ -144,6 +144,26 @@ TEST_CASE("incremental updates over random splits == one call") {
   }
 }
 
+TEST_CASE("one CRC carried on across implementations: each continues from another's value") {
+  std::string const data = random_bytes(30000, 13);
+  auto const impls = runnable_implementations();
+  std::mt19937 gen(19);
+  for (auto const& c : crcs) {
+    CAPTURE(c.name);
+    std::uint64_t const whole = c.reference(data);
+    for (int round = 0; round < 20; ++round) {
+      std::uint64_t crc = 0;
+      std::size_t at = 0;
+      while (at < data.size()) {
+        std::size_t const step = std::min<std::size_t>(data.size() - at, gen() % 1500);
+        crc = c.with(crc, std::string_view(data).substr(at, step), impls[gen() % impls.size()]);
+        at += step;
+      }
+      CHECK(crc == whole);
+    }
+  }
+}
+
 TEST_CASE("combine(crc(A), crc(B), len B) == crc(A || B), empty parts included") {
   std::string const data = random_bytes(5000, 3);
   std::mt19937 gen(17);
