@@ -202,6 +202,17 @@ TEST_CASE("combine over a long part (8 MiB of zeros): the x^(8n) mod P by squari
   }
 }
 
+TEST_CASE("the computed tables hold the published entries (bytes 1 and 128 of the first table)") {
+  namespace d = cs::detail;
+  // Byte 128 alone is the reflected polynomial; byte 1 is the classic
+  // tables' second entry (zlib's 0x77073096).
+  static_assert(d::crc_tables<d::crc32_spec, std::uint32_t>[0][128] == 0xEDB88320u);
+  static_assert(d::crc_tables<d::crc32c_spec, std::uint32_t>[0][128] == 0x82F63B78u);
+  static_assert(d::crc_tables<d::crc64nvme_spec, std::uint64_t>[0][128] == 0x9A6C9329AC4BC9B5u);
+  CHECK(d::crc_tables<d::crc32_spec, std::uint32_t>[0][1] == 0x77073096u);
+  CHECK(d::crc_tables<d::crc32c_spec, std::uint32_t>[0][1] == 0xF26B8303u);
+}
+
 TEST_CASE("x^(8n) mod P by squaring equals n*8 multiplications by x") {
   namespace d = cs::detail;
   for (unsigned n : {0u, 1u, 2u, 3u, 100u, 257u, 1000u}) {
