@@ -77,7 +77,7 @@ struct digest {
   std::size_t size() const noexcept { return digest_size(alg); }
   std::span<unsigned char const> bytes() const noexcept { return {storage.data(), size()}; }
 
-  /// The value as S3 carries it, e.g. "yZRlqg==" (CRC32 of "Hello world").
+  /// The value as S3 carries it, e.g. "yZRlqg==" (the CRC32C of "hello world").
   FLOE_DECL std::string base64() const;
 
   /// A CRC's value as a number (0 for SHA-1/SHA-256).

@@ -63,7 +63,8 @@ class composite {
 
   std::size_t parts() const noexcept { return parts_; }
 
-  /// "<base64>-<N>", as S3 returns it for the object.
+  /// "<base64>-<N>", as S3 returns it for the object (with no part added:
+  /// the checksum of nothing and "-0", which S3 never returns).
   FLOE_DECL std::string value() const;
 
  private:

@@ -10,7 +10,8 @@
 // The implementation is chosen at run time from what the CPU has (x86-64:
 // 512-bit VPCLMULQDQ folding, else 128-bit PCLMULQDQ folding and SSE4.2's
 // crc32 instruction, else portable slicing-by-8 tables); each gives the same
-// values. use_implementation() forces one, for tests and benchmarks.
+// values. use_implementation() forces one, for tests and benchmarks. Every
+// function here is thread-safe and allocates nothing.
 
 #include <floe/config.hpp>
 
