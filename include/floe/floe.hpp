@@ -16,6 +16,11 @@
 #include <floe/sigv4/signer.hpp>
 #include <floe/sigv4/signing_key_cache.hpp>
 #include <floe/sigv4/uri_encode.hpp>
+#include <floe/checksum/algorithm.hpp>
+#include <floe/checksum/base64.hpp>
+#include <floe/checksum/combine.hpp>
+#include <floe/checksum/crc.hpp>
+#include <floe/checksum/hasher.hpp>
 #include <floe/retry/clock_skew.hpp>
 #include <floe/retry/policy.hpp>
 

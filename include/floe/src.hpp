@@ -10,6 +10,7 @@
 
 #include <floe/impl/error.ipp>
 #include <floe/impl/environment.ipp>
+#include <floe/checksum/impl/all.ipp>
 #include <floe/sigv4/impl/all.ipp>
 #include <floe/xml/impl/all.ipp>
 #include <floe/json/impl/all.ipp>
