@@ -73,8 +73,15 @@ if ! grep -Eqs '^\s*swift_hash_path_(suffix|prefix)\s*=' /etc/swift/swift.conf; 
   [ "$(id -u)" = 0 ] || die "/etc/swift/swift.conf is missing (or has no swift_hash_path_*) and we are not root"
   log "writing /etc/swift/swift.conf"
   mkdir -p /etc/swift
-  printf '[swift-hash]\nswift_hash_path_suffix = floe-tests\nswift_hash_path_prefix = floe-tests\n\n[storage-policy:0]\nname = Policy-0\ndefault = yes\n' \
-    >/etc/swift/swift.conf
+  cat >/etc/swift/swift.conf <<EOF
+[swift-hash]
+swift_hash_path_suffix = floe-tests
+swift_hash_path_prefix = floe-tests
+
+[storage-policy:0]
+name = Policy-0
+default = yes
+EOF
 fi
 
 # ---- 1. a fresh state dir (our own old servers stopped first, by pid file) ---------------
