@@ -9,10 +9,11 @@ Content types guessed from names (and --no-guess-mime-type, --content-type);
 --metadata a=1,b=2 as two entries and the ambiguous refused; S3-to-S3
 copies with new metadata and type (REPLACE, the rest kept); --storage-class,
 --sse, --acl and --cache-control on every upload and copy (what Ceph RGW
-refuses named, and what Swift ignores or refuses); downloads that make their directories; `ls`
-column for column with `aws s3 ls` (and --human-readable, --summarize, the
-exit code of a prefix that matches nothing); upload, download and copy lines
-as `aws s3` prints them; rb --force; presign --expires-in. Prints
+refuses named, and what Swift ignores or refuses); downloads that make
+their directories; `ls` column for column with `aws s3 ls` (and
+--human-readable, --summarize, the exit code of a prefix that matches
+nothing); upload, download and copy lines as `aws s3` prints them; rb
+--force; presign --expires-in. Prints
 "floe-cases: N passed, M failed".
 """
 import hashlib
