@@ -12,8 +12,11 @@ forward proxy for CONNECT tests. Each server's pid goes into STATE_DIR so
 
 A real Ceph RGW 16.2.15 runs too (tests/support/rgw.py: tests/support/ceph/start-rgw.sh
 on free loopback ports, its cluster under STATE_DIR/ceph), with a second
-instance of the test proxy in front of it. If it cannot start, `start` fails:
-the S3 suite must never silently skip the real store.
+instance of the test proxy in front of it. So does a real OpenStack Swift 2.30
+with s3api (tests/support/swift.py: tests/support/swift/start-swift.sh, its
+servers and data under STATE_DIR/swift), also behind its own test proxy. If
+either cannot start, `start` fails: the suites must never silently skip a
+real store.
 """
 import json
 import os
@@ -115,6 +118,27 @@ def start_rgw(state):
     print(f"export FLOE_TEST_RGW_SECRET_KEY={info['secret_key']}")
 
 
+def start_swift(state):
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    import swift
+    info = swift.start(os.path.join(state, "swift"), log_dir=state)
+    ready = os.path.join(state, "swift-test-proxy.ready")
+    if os.path.exists(ready):
+        os.unlink(ready)
+    proc = spawn(state, "swift-test-proxy", [sys.executable, os.path.join(here, "proxy"),
+                                             "--upstream", info["endpoint"],
+                                             "--log", os.path.join(state, "swift-test-proxy.log"),
+                                             "--ready-file", ready])
+    pinfo = wait_ready(ready, proc, "the test proxy in front of Swift")
+    print(f"export FLOE_TEST_SWIFT_ENDPOINT={info['endpoint']}")
+    print(f"export FLOE_TEST_SWIFT_PROXY_ENDPOINT=http://127.0.0.1:{pinfo['port']}")
+    print(f"export FLOE_TEST_SWIFT_PROXY_CONTROL=http://127.0.0.1:{pinfo['control_port']}")
+    print(f"export FLOE_TEST_SWIFT_ACCESS_KEY={info['access_key']}")
+    print(f"export FLOE_TEST_SWIFT_SECRET_KEY={info['secret_key']}")
+    print(f"export FLOE_TEST_SWIFT_REGION={info['region']}")
+
+
 def start(state):
     os.makedirs(state, exist_ok=True)
     try:
@@ -132,6 +156,7 @@ def start(state):
     print(f"export FLOE_TEST_MOTO_ENDPOINT={url}")
     start_proxies(state, url)
     start_rgw(state)
+    start_swift(state)
 
 
 def stop(state):
@@ -140,7 +165,9 @@ def stop(state):
     here = os.path.dirname(os.path.abspath(__file__))
     sys.path.insert(0, here)
     import rgw
+    import swift
     rgw.stop(os.path.join(state, "ceph"))
+    swift.stop(os.path.join(state, "swift"))
     for f in os.listdir(state):
         if f.endswith(".pid"):
             path = os.path.join(state, f)

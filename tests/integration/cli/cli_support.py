@@ -1,5 +1,6 @@
 """What the CLI's store-backed test files share: the stores (moto and Ceph
-RGW behind the test proxy, its SigV4 verifier on), a bucket per test class,
+RGW behind the test proxy, its SigV4 verifier on; OpenStack Swift too for
+the files that ask for it), a bucket per test class,
 running floe and `aws s3` (the reference for output) against the same store,
 counting requests through the proxy, and the runner that prints
 "floe-cases: N passed, M failed" (run_suite, cannot_run: every test file of
@@ -86,15 +87,40 @@ class Target:
         self.akid, self.secret = akid, secret
 
 
-def targets():
-    ep = os.environ.get("FLOE_TEST_PROXY_ENDPOINT")
-    ctl = os.environ.get("FLOE_TEST_PROXY_CONTROL")
-    rgw = os.environ.get("FLOE_TEST_RGW_PROXY_ENDPOINT")
-    if not ep or not ctl or not rgw:
+# What each store needs from the environment (tests/support/servers.py
+# exports it): the test proxy in front of it, its control API, the keys.
+STORE_ENV = {
+    "moto": ("FLOE_TEST_PROXY_ENDPOINT", "FLOE_TEST_PROXY_CONTROL"),
+    "rgw": ("FLOE_TEST_RGW_PROXY_ENDPOINT", "FLOE_TEST_RGW_PROXY_CONTROL", "FLOE_TEST_RGW_ACCESS_KEY",
+            "FLOE_TEST_RGW_SECRET_KEY"),
+    "swift": ("FLOE_TEST_SWIFT_PROXY_ENDPOINT", "FLOE_TEST_SWIFT_PROXY_CONTROL", "FLOE_TEST_SWIFT_ACCESS_KEY",
+              "FLOE_TEST_SWIFT_SECRET_KEY"),
+}
+STORE_NAMES = {"moto": "moto", "rgw": "the Ceph RGW", "swift": "OpenStack Swift"}
+
+
+def missing_env(stores):
+    """The variables `stores` need that are not set, in order."""
+    return [v for s in stores for v in STORE_ENV[s] if not os.environ.get(v)]
+
+
+def targets(stores=("moto", "rgw")):
+    """One Target per store named, or None when a variable one needs is missing."""
+    if missing_env(stores):
         return None
-    return [Target("moto", ep, ctl, "AKIDFLOECLIEVERYDAY1", "cli-everyday-secret/0123456789abcdef"),
-            Target("rgw", rgw, os.environ["FLOE_TEST_RGW_PROXY_CONTROL"],
-                   os.environ["FLOE_TEST_RGW_ACCESS_KEY"], os.environ["FLOE_TEST_RGW_SECRET_KEY"])]
+    e = os.environ
+    make = {
+        "moto": lambda: Target("moto", e["FLOE_TEST_PROXY_ENDPOINT"], e["FLOE_TEST_PROXY_CONTROL"],
+                               "AKIDFLOECLIEVERYDAY1", "cli-everyday-secret/0123456789abcdef"),
+        "rgw": lambda: Target("rgw", e["FLOE_TEST_RGW_PROXY_ENDPOINT"], e["FLOE_TEST_RGW_PROXY_CONTROL"],
+                              e["FLOE_TEST_RGW_ACCESS_KEY"], e["FLOE_TEST_RGW_SECRET_KEY"]),
+        # Swift's s3api takes SigV4 for region us-east-1 only (StoreCase's
+        # AWS_DEFAULT_REGION and floe's default); its access key is tempauth's
+        # "account:user".
+        "swift": lambda: Target("swift", e["FLOE_TEST_SWIFT_PROXY_ENDPOINT"], e["FLOE_TEST_SWIFT_PROXY_CONTROL"],
+                                e["FLOE_TEST_SWIFT_ACCESS_KEY"], e["FLOE_TEST_SWIFT_SECRET_KEY"]),
+    }
+    return [make[s]() for s in stores]
 
 
 def write_tree(root, files, mtime=None):
@@ -214,15 +240,18 @@ class CliCase(StoreCase):
     BASE_ENV = {}
 
 
-def main(case_classes, once=()):
+def main(case_classes, once=(), stores=("moto", "rgw")):
+    """Runs each case class once per store in `stores` (a store whose
+    variables are missing fails the file, saying how to start it)."""
     global FLOE
     if len(sys.argv) < 2:
         sys.exit(f"usage: {sys.argv[0]} PATH_TO_FLOE")
     FLOE = os.path.abspath(sys.argv[1])
-    ts = targets()
+    ts = targets(stores)
     if ts is None:
-        return cannot_run("cli tests: FLOE_TEST_PROXY_ENDPOINT / FLOE_TEST_PROXY_CONTROL / FLOE_TEST_RGW_PROXY_ENDPOINT "
-                          "are not set: moto and the Ceph RGW must both run. " + START_SERVERS)
+        names = [STORE_NAMES[s] for s in stores]
+        return cannot_run(f"cli tests: {' / '.join(missing_env(stores))} not set: "
+                          f"{', '.join(names[:-1])} and {names[-1]} must all run. " + START_SERVERS)
     suite = unittest.TestSuite()
     loader = unittest.TestLoader()
     for t in ts:
