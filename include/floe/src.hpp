@@ -1,7 +1,8 @@
 #pragma once
 // Compiles floe's non-template implementation. Included by exactly one
-// translation unit: src/floe.cpp in libfloe, or one file of an embedder that
-// builds floe itself instead of linking libfloe.
+// translation unit of an embedder that builds floe itself instead of linking
+// libfloe. libfloe compiles the same files in a few units (src/lib/), that
+// build in parallel; tests/unit/headers/lib_units.py checks both lists agree.
 
 #if defined(FLOE_HEADER_ONLY)
 #error "src.hpp is for separate compilation; do not define FLOE_HEADER_ONLY"

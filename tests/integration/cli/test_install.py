@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """`meson install` into a DESTDIR gives a working floe: headers, libfloe, the
-pkg-config file and the CLI. The installed CLI runs without libfloe on the
-library path; the example is compiled against the installed tree with
-pkg-config alone and run against moto (FLOE_TEST_MOTO_ENDPOINT).
+pkg-config file, the CMake package and the CLI. The installed CLI runs
+without libfloe on the library path; the example is compiled against the
+installed tree with pkg-config alone, and with CMake (find_package(floe),
+tests/consumer/cmake/), and run against moto (FLOE_TEST_MOTO_ENDPOINT).
 
   test_install.py BUILD_DIR SOURCE_DIR
 
@@ -53,6 +54,8 @@ class Install(unittest.TestCase):
     def test_files_installed(self):
         for p in (os.path.join(self.incdir, "floe/s3/client.hpp"), os.path.join(self.incdir, "floe/floe.hpp"),
                   os.path.join(self.libdir, "libfloe.so"), os.path.join(self.libdir, "pkgconfig/floe.pc"),
+                  os.path.join(self.libdir, "cmake/floe/floeConfig.cmake"),
+                  os.path.join(self.libdir, "cmake/floe/floeConfigVersion.cmake"),
                   os.path.join(self.bindir, "floe")):
             self.assertTrue(os.path.isfile(p), p)
 
@@ -78,6 +81,9 @@ class Install(unittest.TestCase):
         r = subprocess.run([cxx, "-std=c++20", "-O1", os.path.join(SOURCE, "examples/put_get.cpp"), "-o", exe]
                            + flags.stdout.split(), capture_output=True, text=True, timeout=600)
         self.assertEqual(r.returncode, 0, r.stderr[-4000:])
+        self.run_put_get(exe, endpoint)
+
+    def run_put_get(self, exe, endpoint):
         env = self.clean_env()
         env.update({"LD_LIBRARY_PATH": self.libdir, "AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": "AKIDINSTALL",
                     "AWS_SECRET_ACCESS_KEY": "install-secret", "AWS_REGION": "us-east-1",
@@ -88,6 +94,44 @@ class Install(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
         self.assertIn("hello from floe", run.stdout)
 
+    def cmake_configure(self, out, *defs):
+        """tests/consumer/cmake/ configured against the installed prefix."""
+        return subprocess.run(["cmake", "-S", os.path.join(SOURCE, "tests/consumer/cmake"), "-B", out,
+                               "-DCMAKE_PREFIX_PATH=" + self.prefix,
+                               "-DFLOE_PROGRAM=" + os.path.join(SOURCE, "examples/put_get.cpp")] + list(defs),
+                              capture_output=True, text=True, env=self.clean_env(), timeout=300)
+
+    def test_example_builds_with_cmake_package(self):
+        endpoint = os.environ.get("FLOE_TEST_MOTO_ENDPOINT")
+        self.assertTrue(endpoint, "FLOE_TEST_MOTO_ENDPOINT is not set: run scripts/test")
+        if shutil.which("cmake") is None:
+            self.fail("cmake is not on PATH (scripts/bootstrap installs it)")
+        out = os.path.join(self.tmp.name, "cmake-floe")
+        r = self.cmake_configure(out)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # floe::floe carries the include path and the defines every unit must see alike.
+        with open(os.path.join(out, "CMakeFiles/program.dir/flags.make"), encoding="utf-8") as f:
+            flags = f.read()
+        self.assertIn(self.incdir, flags)
+        self.assertIn("BOOST_ASIO_RECYCLING_ALLOCATOR_CACHE_SIZE=8", flags)
+        self.assertNotIn("FLOE_HEADER_ONLY", flags)
+        r = subprocess.run(["cmake", "--build", out, "-j2"], capture_output=True, text=True,
+                           env=self.clean_env(), timeout=600)
+        self.assertEqual(r.returncode, 0, (r.stdout + r.stderr)[-4000:])
+        self.run_put_get(os.path.join(out, "program"), endpoint)
+
+    def test_cmake_package_forms_and_version(self):
+        # The header-only target configures (building it compiles all of
+        # floe into the program: the put_get case above covers the link).
+        out = os.path.join(self.tmp.name, "cmake-header-only")
+        r = self.cmake_configure(out, "-DFLOE_TARGET=floe::header_only")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with open(os.path.join(out, "CMakeFiles/program.dir/flags.make"), encoding="utf-8") as f:
+            self.assertIn("-DFLOE_HEADER_ONLY", f.read())
+        # A version floe is not compatible with is refused.
+        r = self.cmake_configure(os.path.join(self.tmp.name, "cmake-too-new"), "-DFLOE_VERSION_WANTED=99.0")
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("considered but not accepted", r.stdout + r.stderr)
 
 def main():
     global BUILD, SOURCE

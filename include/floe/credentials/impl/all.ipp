@@ -1,5 +1,5 @@
 #pragma once
-// Gathers the credentials implementation files for src/floe.cpp. One line per header.
+// Gathers the credentials implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/credentials/impl/credentials.ipp>
 #include <floe/credentials/impl/environment.ipp>
 #include <floe/credentials/impl/ini.ipp>

@@ -1,5 +1,5 @@
 #pragma once
-// Gathers the http implementation files for src/floe.cpp. One line per header.
+// Gathers the http implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/http/impl/url.ipp>
 #include <floe/http/impl/proxy.ipp>
 #include <floe/http/impl/tls.ipp>

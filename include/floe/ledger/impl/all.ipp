@@ -1,5 +1,5 @@
 #pragma once
-// Gathers the ledger implementation files for src/floe.cpp. One line per header.
+// Gathers the ledger implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/ledger/impl/entry.ipp>
 #include <floe/ledger/impl/format.ipp>
 #include <floe/ledger/impl/commit_machine.ipp>

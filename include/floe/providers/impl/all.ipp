@@ -1,5 +1,5 @@
 #pragma once
-// Gathers the providers' implementation files for src/floe.cpp.
+// Gathers the providers' implementation files for <floe/src.hpp> and libfloe's units (src/lib/).
 #include <floe/providers/impl/web_identity.ipp>
 #include <floe/providers/impl/container.ipp>
 #include <floe/providers/impl/imds.ipp>

@@ -1,4 +1,4 @@
 #pragma once
-// Gathers the retry implementation files for src/floe.cpp. One line per header.
+// Gathers the retry implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/retry/impl/policy.ipp>
 #include <floe/retry/impl/clock_skew.ipp>

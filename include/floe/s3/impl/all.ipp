@@ -1,5 +1,5 @@
 #pragma once
-// Gathers the s3 implementation files for src/floe.cpp. One line per file.
+// Gathers the s3 implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per file.
 #include <floe/s3/impl/replies.ipp>
 #include <floe/s3/impl/query_builder.ipp>
 #include <floe/s3/impl/addressing.ipp>

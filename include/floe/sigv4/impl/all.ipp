@@ -1,5 +1,5 @@
 #pragma once
-// Gathers the sigv4 implementation files for src/floe.cpp. One line per header.
+// Gathers the sigv4 implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/detail/impl/sha256.ipp>
 #include <floe/sigv4/impl/uri_encode.ipp>
 #include <floe/sigv4/impl/canonical.ipp>

@@ -1,5 +1,5 @@
 #pragma once
-// Gathers the sqs implementation files for src/floe.cpp. One line per header.
+// Gathers the sqs implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/sqs/impl/message_body.ipp>
 #include <floe/sqs/impl/queue.ipp>
 #include <floe/sqs/impl/queues.ipp>

@@ -1,4 +1,4 @@
 #pragma once
-// Gathers the sts implementation files for src/floe.cpp. One line per header.
+// Gathers the sts implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/sts/impl/protocol.ipp>
 #include <floe/sts/impl/client.ipp>

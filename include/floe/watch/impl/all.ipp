@@ -1,5 +1,5 @@
 #pragma once
-// Gathers the watch implementation files for src/floe.cpp. One line per header.
+// Gathers the watch implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/watch/impl/batch.ipp>
 #include <floe/watch/impl/deletion.ipp>
 #include <floe/watch/impl/denial.ipp>

@@ -1,4 +1,4 @@
 #pragma once
-// Gathers the xml implementation files for src/floe.cpp. One line per header.
+// Gathers the xml implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/xml/impl/document.ipp>
 #include <floe/xml/impl/error_body.ipp>

@@ -1,2 +1,0 @@
-// libfloe: the one translation unit that compiles floe's implementation.
-#include <floe/src.hpp>
