@@ -12,63 +12,37 @@ raises SystemExit with the reason and the end of the start-up log: a test run
 must not go on without the real store.
 """
 import os
-import socket
 import subprocess
 import sys
+
+import launcher
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 CEPH_SCRIPTS = os.path.join(HERE, "ceph")
 
 
-def _script(name):
-    path = os.path.join(CEPH_SCRIPTS, name)
-    if not os.path.isfile(path):
-        raise SystemExit(f"servers: {path} is missing from this checkout")
-    return path
 
 
-def _tail(path, lines=25):
-    try:
-        with open(path, errors="replace") as fh:
-            return "".join(fh.readlines()[-lines:])
-    except OSError:
-        return "(no log)"
 
 
 def start(ceph_dir, log_dir=None, attempts=2):
     """Starts a fresh cluster under ceph_dir; returns endpoint, access_key, secret_key, conf."""
-    script = _script("start-rgw.sh")
+    script = launcher.script(CEPH_SCRIPTS, "start-rgw.sh")
     log_dir = log_dir or os.path.dirname(os.path.abspath(ceph_dir))
     os.makedirs(log_dir, exist_ok=True)
     out_path = os.path.join(log_dir, "rgw-start.out")
     err_path = os.path.join(log_dir, "rgw-start.log")
     last = ""
     for attempt in range(1, attempts + 1):
-        port, mon, mon_v1 = _free_port(), _free_port(), _free_port()
+        port, mon, mon_v1 = launcher.free_ports(3)
         env = dict(os.environ)
         env.update(CEPH_LAB_DIR=os.path.abspath(ceph_dir), MON_PORT=str(mon), MON_V1_PORT=str(mon_v1),
                    CEPH_FRESH="1")
-        # stdout to a file, not a pipe: the daemons must not hold our pipe open.
-        with open(out_path, "wb") as out, open(err_path, "ab") as err:
-            try:
-                rc = subprocess.run(["bash", script, str(port)], stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=err, env=env, timeout=900).returncode
-            except subprocess.TimeoutExpired:
-                rc = "timeout"
-        values = {}
-        with open(out_path, errors="replace") as fh:
-            for line in fh:
-                name, sep, value = line.strip().partition("=")
-                if sep:
-                    values[name] = value
+        rc, values = launcher.run_start_script(script, [str(port)], env, out_path, err_path)
         if rc == 0 and values.get("RGW_ENDPOINT") and values.get("RGW_ACCESS_KEY") and values.get("RGW_SECRET_KEY"):
             return {"endpoint": values["RGW_ENDPOINT"], "access_key": values["RGW_ACCESS_KEY"],
                     "secret_key": values["RGW_SECRET_KEY"], "conf": values.get("CEPH_CONF", "")}
@@ -76,7 +50,7 @@ def start(ceph_dir, log_dir=None, attempts=2):
         stop(ceph_dir)  # whatever half-started, before trying again on other ports
     raise SystemExit(f"servers: Ceph RGW did not start: {last}.\n"
                      f"It needs the Debian packages ceph-mon ceph-osd radosgw ceph-common (start-rgw.sh "
-                     f"installs them with apt-get as root). End of {err_path}:\n{_tail(err_path)}")
+                     f"installs them with apt-get as root). End of {err_path}:\n{launcher.tail(err_path)}")
 
 
 def _own_daemons(ceph_dir):

@@ -13,69 +13,35 @@ raises SystemExit with the reason and the end of the start-up log: a test run
 must not go on without the real store.
 """
 import os
-import socket
 import subprocess
 import sys
+
+import launcher
 
 SCRIPTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "swift")
 PORT_NAMES = ("SWIFT_ACCOUNT_PORT", "SWIFT_CONTAINER_PORT", "SWIFT_OBJECT_PORT", "SWIFT_MEMCACHED_PORT")
 
 
-def _free_ports(n):
-    """n distinct free loopback ports (all held open until each is known)."""
-    socks = []
-    try:
-        for _ in range(n):
-            s = socket.socket()
-            s.bind(("127.0.0.1", 0))
-            socks.append(s)
-        return [s.getsockname()[1] for s in socks]
-    finally:
-        for s in socks:
-            s.close()
 
 
-def _script(name):
-    path = os.path.join(SCRIPTS, name)
-    if not os.path.isfile(path):
-        raise SystemExit(f"servers: {path} is missing from this checkout")
-    return path
 
 
-def _tail(path, lines=25):
-    try:
-        with open(path, errors="replace") as fh:
-            return "".join(fh.readlines()[-lines:])
-    except OSError:
-        return "(no log)"
 
 
 def start(swift_dir, log_dir=None, attempts=2):
     """Starts a fresh Swift under swift_dir; returns endpoint, access_key, secret_key, region."""
-    script = _script("start-swift.sh")
+    script = launcher.script(SCRIPTS, "start-swift.sh")
     log_dir = log_dir or os.path.dirname(os.path.abspath(swift_dir))
     os.makedirs(log_dir, exist_ok=True)
     out_path = os.path.join(log_dir, "swift-start.out")
     err_path = os.path.join(log_dir, "swift-start.log")
     last = ""
     for attempt in range(1, attempts + 1):
-        port, *others = _free_ports(1 + len(PORT_NAMES))
+        port, *others = launcher.free_ports(1 + len(PORT_NAMES))
         env = dict(os.environ)
         env.update(zip(PORT_NAMES, map(str, others)))
         env["SWIFT_LAB_DIR"] = os.path.abspath(swift_dir)
-        # stdout to a file, not a pipe: the servers must not hold our pipe open.
-        with open(out_path, "wb") as out, open(err_path, "ab") as err:
-            try:
-                rc = subprocess.run(["bash", script, str(port)], stdin=subprocess.DEVNULL, stdout=out,
-                                    stderr=err, env=env, timeout=900).returncode
-            except subprocess.TimeoutExpired:
-                rc = "timeout"
-        values = {}
-        with open(out_path, errors="replace") as fh:
-            for line in fh:
-                name, sep, value = line.strip().partition("=")
-                if sep:
-                    values[name] = value
+        rc, values = launcher.run_start_script(script, [str(port)], env, out_path, err_path)
         keys = ("SWIFT_ENDPOINT", "SWIFT_ACCESS_KEY", "SWIFT_SECRET_KEY", "SWIFT_REGION")
         if rc == 0 and all(values.get(k) for k in keys):
             return {"endpoint": values["SWIFT_ENDPOINT"], "access_key": values["SWIFT_ACCESS_KEY"],
@@ -85,7 +51,7 @@ def start(swift_dir, log_dir=None, attempts=2):
     raise SystemExit(f"servers: OpenStack Swift did not start: {last}.\n"
                      f"It needs the Debian packages swift swift-proxy swift-account swift-container swift-object "
                      f"python3-swift memcached (start-swift.sh installs them with apt-get as root). "
-                     f"End of {err_path}:\n{_tail(err_path)}")
+                     f"End of {err_path}:\n{launcher.tail(err_path)}")
 
 
 def _own_servers(swift_dir):
