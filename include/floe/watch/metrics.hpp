@@ -48,6 +48,8 @@ struct metrics {
   std::uint64_t commit_retries = 0;      // write attempts beyond the first (lost races, 409s, 5xx, lost replies)
   std::uint64_t commit_lost_races = 0;   // numbers another writer took
   std::uint64_t visibility_extensions = 0;
+  std::uint64_t messages_handed_back = 0;  // made visible at once on stop (release.hpp)
+  std::uint64_t messages_backed_off = 0;   // given a longer visibility after a failure (release.hpp)
   std::uint64_t denials = 0;             // denial episodes
   std::uint64_t credential_refreshes = 0;  // new credential sets since the start
   std::map<std::pair<stage, std::string>, std::uint64_t> errors;  // (stage, error kind) -> count

@@ -14,10 +14,11 @@
 // drop those the ledger holds already; run hooks.exec (a failure fails
 // that object only); commit the rest in one commit; only when the commit
 // is confirmed delete the messages whose objects all settled. A failed
-// object keeps only its own messages: they come back after their
-// visibility timeout (and after maxReceiveCount go to the dead-letter
-// queue). While a batch is in work, its messages' visibility is extended
-// before it runs out.
+// object keeps only its own messages: they are given a visibility that
+// doubles with their receive count (cfg.on_failure, release.hpp), so a
+// poison object comes back less and less often (and after maxReceiveCount
+// goes to the dead-letter queue). While a batch is in work, its messages'
+// visibility is extended before it runs out.
 //
 // At least once, exactly once: hooks.exec runs before the commit, so a
 // crash between the two runs it again when the message comes back; the
@@ -32,7 +33,10 @@
 //
 // stop(): no new receive (a waiting long poll is cancelled), the batch in
 // work finishes, or after cfg.stop_grace is abandoned with its messages
-// left undeleted; run() then completes. Call it on the watcher's executor.
+// left undeleted; every message received and not deleted (those of a poll
+// answered while stopping too) is then handed back (visibility 0), so
+// another watcher takes it at once; run() then completes. Call it on the
+// watcher's executor.
 //
 // Queue: any type with the sqs::client API (queue_client below), so the
 // real client drops in. Lifetimes: the queue client, the S3 client and the
@@ -49,6 +53,7 @@
 #include <floe/watch/deletion.hpp>
 #include <floe/watch/denial.hpp>
 #include <floe/watch/metrics.hpp>
+#include <floe/watch/release.hpp>
 #include <floe/watch/visibility.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -95,6 +100,8 @@ struct watcher_config {
   backoff_config denial_backoff{};               // persisting refusals
   backoff_config error_backoff{std::chrono::milliseconds(500), std::chrono::milliseconds(30000)};  // failing receives
   std::chrono::milliseconds stop_grace{8000};    // after stop(): how long the batch in work may still run
+  /// The visibility of a message whose object failed; first 0: visibility_timeout.
+  failure_backoff on_failure{std::chrono::seconds(0), std::chrono::seconds(900)};
   std::string writer;                            // recorded in commits; empty: the ledger's
   std::size_t malformed_memory = 10000;          // message ids remembered so a malformed one is logged once
 };
@@ -128,6 +135,7 @@ class watcher {
       : q_(q), s3_(s3), l_(l), cfg_(std::move(cfg)), hooks_(std::move(hooks)),
         keeper_(cfg_.visibility_timeout), denial_(cfg_.denial_backoff), trouble_(cfg_.error_backoff),
         wake_(s3.get_executor()) {
+    if (cfg_.on_failure.first <= std::chrono::seconds(0)) cfg_.on_failure.first = cfg_.visibility_timeout;
     filter_.patterns = cfg_.patterns;
     filter_.limits = cfg_.limits;
     filter_.ledger_bucket = l.bucket();
@@ -161,6 +169,7 @@ class watcher {
   boost::asio::awaitable<void> check_object(std::size_t i);
   boost::asio::awaitable<void> commit_batch();
   boost::asio::awaitable<void> delete_messages(std::vector<std::size_t> const& indices, char const* why);
+  boost::asio::awaitable<void> release_messages(std::vector<release_entry> entries);
   boost::asio::awaitable<void> keep_visible();
   boost::asio::awaitable<void> extend_due();
   boost::asio::awaitable<void> sleep(std::chrono::milliseconds d);
@@ -200,6 +209,7 @@ class watcher {
 
 #include <floe/watch/detail/watcher_run.hpp>
 #include <floe/watch/detail/watcher_batch.hpp>
+#include <floe/watch/detail/watcher_release.hpp>
 
 #if defined(FLOE_HEADER_ONLY)
 #include <floe/watch/impl/watcher.ipp>

@@ -114,8 +114,10 @@ constexpr verb_spec watch_verbs[] = {
          "and registers it in LEDGER exactly once; only then are its messages deleted.\n"
          "PATTERN is s3://BUCKET/KEY-PATTERN: '*' within a path segment, '**' across\n"
          "segments (s3://lake/raw/**/*.parquet). A message that is no S3 event is\n"
-         "kept for the queue's redrive policy; one that asks for nothing is deleted.\n"
-         "Runs until SIGINT or SIGTERM, then exits 0 (within 10 s).\n",
+         "kept for the queue's redrive policy; one that asks for nothing is deleted;\n"
+         "one naming an object that failed backs off (its visibility doubling with\n"
+         "each receive). Runs until SIGINT or SIGTERM, then hands back the messages\n"
+         "it holds (visible again at once) and exits 0 (within 10 s).\n",
      .options = watch_options,
      .check = check_watch,
      .run = cmd_watch,

@@ -26,6 +26,8 @@ TEST_CASE("counters, errors by stage and kind, the commit histogram, gauges") {
   m.commit_conflicts = 4;
   m.commit_retries = 5;
   m.credential_refreshes = 1;
+  m.messages_handed_back = 6;
+  m.messages_backed_off = 8;
   m.count_error(stage::head, floe::error(floe::errc::denied));
   m.count_error(stage::head, floe::error(floe::errc::denied));
   m.count_error(stage::remove, floe::error(floe::errc::transient));
@@ -46,6 +48,8 @@ TEST_CASE("counters, errors by stage and kind, the commit histogram, gauges") {
   CHECK(has_line(t, "floe_watch_commit_conflicts_total 4"));
   CHECK(has_line(t, "floe_watch_commit_retries_total 5"));
   CHECK(has_line(t, "floe_watch_credential_refreshes_total 1"));
+  CHECK(has_line(t, "floe_watch_messages_handed_back_total 6"));
+  CHECK(has_line(t, "floe_watch_messages_backed_off_total 8"));
   CHECK(has_line(t, "floe_watch_errors_total{stage=\"head\",kind=\"denied\"} 2"));
   CHECK(has_line(t, "floe_watch_errors_total{stage=\"delete\",kind=\"transient\"} 1"));
   CHECK(has_line(t, "floe_watch_commit_seconds_bucket{le=\"0.025\"} 0"));

@@ -97,7 +97,10 @@ boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message
         {{"message_id", batch_.messages()[m].message_id},
          {"receive_count", std::to_string(batch_.messages()[m].receive_count)}});
   }
+  // Stopping: every message not deleted goes back at once; else those
+  // naming a failed object get their back-off.
   keeper_.release_all();
+  co_await release_messages(plan_release(batch_, deleted_, stopping_, cfg_.on_failure));
   in_batch_ = false;
 }
 

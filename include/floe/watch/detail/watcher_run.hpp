@@ -60,10 +60,15 @@ boost::asio::awaitable<void> watcher<Queue>::receive_once() {
   auto r = co_await std::move(receiving);
   receive_cancel_.slot().clear();
   if (stopping_) {
-    // Received while stopping: left alone, handed out again after their
-    // visibility timeout.
-    if (r && !r->messages.empty())
-      log(log_level::info, "left", std::to_string(r->messages.size()) + " messages received while stopping left undeleted");
+    // Received while stopping: not worked on, handed back at once.
+    if (r && !r->messages.empty()) {
+      metrics_.messages_received += r->messages.size();
+      metrics_.messages_kept += r->messages.size();
+      std::vector<std::string> handles;
+      for (auto const& m : r->messages) handles.push_back(m.receipt_handle);
+      log(log_level::info, "left", std::to_string(r->messages.size()) + " messages received while stopping: not worked on");
+      co_await release_messages(hand_back_all(handles));
+    }
     co_return;
   }
   if (!r) {

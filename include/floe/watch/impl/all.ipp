@@ -6,5 +6,6 @@
 #include <floe/watch/impl/event.ipp>
 #include <floe/watch/impl/metrics.ipp>
 #include <floe/watch/impl/pattern.ipp>
+#include <floe/watch/impl/release.ipp>
 #include <floe/watch/impl/visibility.ipp>
 #include <floe/watch/impl/watcher.ipp>

@@ -133,6 +133,11 @@ FLOE_DECL std::string render_prometheus(metrics const& m, health const& h) {
                m.commit_lost_races);
   prom_counter(out, "floe_watch_visibility_extensions_total", "Message visibility timeouts extended.",
                m.visibility_extensions);
+  prom_counter(out, "floe_watch_messages_handed_back_total",
+               "Messages made visible again at once on stop, for another watcher to take.", m.messages_handed_back);
+  prom_counter(out, "floe_watch_messages_backed_off_total",
+               "Messages given a longer visibility timeout after their object failed (doubling per receive).",
+               m.messages_backed_off);
   prom_counter(out, "floe_watch_denials_total", "Times access was refused past a credential refresh.", m.denials);
   prom_counter(out, "floe_watch_credential_refreshes_total", "New credential sets since the start.",
                m.credential_refreshes);
