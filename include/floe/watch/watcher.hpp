@@ -27,6 +27,16 @@
 // redelivered after its commit) is not run again; one registered by
 // another replica meanwhile is found by the commit.
 //
+// Lag: each object counts for the oldest unregistered age (lag.hpp) from
+// its receive until it settles, and its event time to its commit goes into
+// the lag histogram (metrics.hpp). Beside the receive loop, the queue's
+// message counts are read every cfg.queue_poll (GetQueueAttributes).
+//
+// Reconcile listings (cfg.reconcile_every): between receives, when one is
+// due, each pattern's literal prefix is listed a page at a time and the
+// matching objects the ledger lacks go through the same HEAD / exec /
+// commit path, one commit per page (reconcile.hpp).
+//
 // Refusals that outlive the clients' own credential heal: denial.hpp. The
 // refused step is retried after the back-off, the batch stays in work (so
 // nothing new is received) and its visibility keeps being extended.
@@ -49,10 +59,13 @@
 #include <floe/sqs/batches.hpp>
 #include <floe/sqs/messages.hpp>
 #include <floe/sqs/queue.hpp>
+#include <floe/sqs/queues.hpp>
 #include <floe/watch/batch.hpp>
 #include <floe/watch/deletion.hpp>
 #include <floe/watch/denial.hpp>
+#include <floe/watch/lag.hpp>
 #include <floe/watch/metrics.hpp>
+#include <floe/watch/reconcile.hpp>
 #include <floe/watch/release.hpp>
 #include <floe/watch/visibility.hpp>
 
@@ -66,6 +79,8 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <random>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -77,13 +92,16 @@ namespace floe::watch {
 /// The queue side a watcher needs: exactly sqs::client's API.
 template <class Q>
 concept queue_client = requires(Q& q, sqs::receive_message_params rp, sqs::delete_message_batch_params dp,
-                                sqs::change_message_visibility_batch_params vp, sqs::queue_ref ref) {
+                                sqs::change_message_visibility_batch_params vp, sqs::get_queue_attributes_params ap,
+                                sqs::queue_ref ref) {
   { q.async_call(std::move(rp), boost::asio::use_awaitable) }
       -> std::same_as<boost::asio::awaitable<result<sqs::receive_message_result>>>;
   { q.async_call(std::move(dp), boost::asio::use_awaitable) }
       -> std::same_as<boost::asio::awaitable<result<sqs::batch_result>>>;
   { q.async_call(std::move(vp), boost::asio::use_awaitable) }
       -> std::same_as<boost::asio::awaitable<result<sqs::batch_result>>>;
+  { q.async_call(std::move(ap), boost::asio::use_awaitable) }
+      -> std::same_as<boost::asio::awaitable<result<sqs::get_queue_attributes_result>>>;
   { q.async_queue_url(ref, boost::asio::use_awaitable) } -> std::same_as<boost::asio::awaitable<result<std::string>>>;
 };
 
@@ -102,6 +120,11 @@ struct watcher_config {
   std::chrono::milliseconds stop_grace{8000};    // after stop(): how long the batch in work may still run
   /// The visibility of a message whose object failed; first 0: visibility_timeout.
   failure_backoff on_failure{std::chrono::seconds(0), std::chrono::seconds(900)};
+  /// How often the queue's message counts are read (GetQueueAttributes) for
+  /// the floe_watch_queue_messages gauges; 0: never.
+  std::chrono::seconds queue_poll{15};
+  /// Reconcile listings (reconcile.hpp): how often; 0: never.
+  std::chrono::milliseconds reconcile_every{0};
   std::string writer;                            // recorded in commits; empty: the ledger's
   std::size_t malformed_memory = 10000;          // message ids remembered so a malformed one is logged once
 };
@@ -163,7 +186,12 @@ class watcher {
 
  private:
   using time_point = clock::time_point;
+  boost::asio::awaitable<void> receive_loop();
+  boost::asio::awaitable<void> poll_loop();
   boost::asio::awaitable<void> receive_once();
+  boost::asio::awaitable<void> reconcile_once();
+  boost::asio::awaitable<void> work_listed(std::vector<object_work> objects);
+  double random01();
   boost::asio::awaitable<void> work_batch(std::vector<sqs::message> messages, time_point sent);
   boost::asio::awaitable<void> work_objects();
   boost::asio::awaitable<void> check_object(std::size_t i);
@@ -192,6 +220,13 @@ class watcher {
   visibility_keeper keeper_;
   denial_gate denial_;
   denial_gate trouble_;  // failing receives other than refusals
+  lag_tracker lag_;
+  std::optional<std::uint64_t> queue_visible_;
+  std::optional<std::uint64_t> queue_in_flight_;
+  bool poll_failing_ = false;
+  boost::asio::cancellation_signal poll_cancel_;
+  std::optional<reconcile_schedule> reconcile_;
+  std::mt19937_64 rng_{std::random_device{}()};
   batch batch_;
   std::vector<bool> deleted_;  // per message of batch_
   bool in_batch_ = false;
@@ -210,6 +245,7 @@ class watcher {
 #include <floe/watch/detail/watcher_run.hpp>
 #include <floe/watch/detail/watcher_batch.hpp>
 #include <floe/watch/detail/watcher_release.hpp>
+#include <floe/watch/detail/watcher_reconcile.hpp>
 
 #if defined(FLOE_HEADER_ONLY)
 #include <floe/watch/impl/watcher.ipp>
