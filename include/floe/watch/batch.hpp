@@ -123,6 +123,9 @@ class batch {
  public:
   /// Parses and filters `messages` (each body once), gathers the work items.
   FLOE_DECL static batch plan(std::vector<received_message> messages, object_filter const& filter);
+  /// Objects found without a message (a reconcile listing, reconcile.hpp):
+  /// worked on alike; there is nothing to delete.
+  FLOE_DECL static batch of_objects(std::vector<object_work> objects);
 
   std::vector<received_message> const& messages() const noexcept { return messages_; }
   std::vector<message_plan> const& plans() const noexcept { return plans_; }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,7 +21,7 @@
 namespace floe::watch {
 
 /// The steps a watcher's errors are counted by.
-enum class stage : std::uint8_t { receive, parse, head, exec, ledger, commit, remove, visibility };
+enum class stage : std::uint8_t { receive, parse, head, exec, ledger, commit, remove, visibility, queue, reconcile };
 FLOE_DECL std::string_view to_string(stage s) noexcept;
 
 /// floe's name of an error's kind ("denied", "not_found", ...; "system" for
@@ -29,6 +30,8 @@ FLOE_DECL std::string_view error_kind(error const& e) noexcept;
 
 /// Commit latency buckets, seconds (the upper bounds; +Inf implied).
 inline constexpr std::array<double, 10> latency_buckets = {0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10};
+/// Event lag buckets (an event's time to the commit registering its object), seconds.
+inline constexpr std::array<double, 12> lag_buckets = {0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600};
 
 struct metrics {
   std::uint64_t messages_received = 0;
@@ -48,6 +51,10 @@ struct metrics {
   std::uint64_t commit_retries = 0;      // write attempts beyond the first (lost races, 409s, 5xx, lost replies)
   std::uint64_t commit_lost_races = 0;   // numbers another writer took
   std::uint64_t visibility_extensions = 0;
+  std::uint64_t messages_handed_back = 0;  // made visible at once on stop (release.hpp)
+  std::uint64_t messages_backed_off = 0;   // given a longer visibility after a failure (release.hpp)
+  std::uint64_t reconciled_objects = 0;    // registered by a reconcile listing (reconcile.hpp)
+  std::uint64_t reconcile_passes = 0;      // reconcile passes completed
   std::uint64_t denials = 0;             // denial episodes
   std::uint64_t credential_refreshes = 0;  // new credential sets since the start
   std::map<std::pair<stage, std::string>, std::uint64_t> errors;  // (stage, error kind) -> count
@@ -57,8 +64,16 @@ struct metrics {
   double latency_sum = 0;
   std::uint64_t latency_count = 0;
 
+  // Event lag histogram, the same way.
+  std::array<std::uint64_t, lag_buckets.size() + 1> lag_counts{};
+  double lag_sum = 0;
+  std::uint64_t lag_count = 0;
+
   FLOE_DECL void count_error(stage s, error const& e);
   FLOE_DECL void observe_commit(std::chrono::nanoseconds took) noexcept;
+  /// An object registered `lag` after its event's time (a negative lag,
+  /// an event time ahead of this clock, counts as 0).
+  FLOE_DECL void observe_lag(std::chrono::milliseconds lag) noexcept;
 };
 
 struct health {
@@ -67,6 +82,11 @@ struct health {
   std::size_t messages_held = 0;
   std::uint64_t ledger_head = 0;
   std::size_t ledger_entries = 0;
+  double oldest_unregistered_age = 0;  // seconds; 0: nothing unregistered (lag.hpp)
+  /// The queue's ApproximateNumberOfMessages and ...NotVisible, as last
+  /// polled; not rendered before the first poll.
+  std::optional<std::uint64_t> queue_visible;
+  std::optional<std::uint64_t> queue_in_flight;
 };
 
 /// The text exposition format, version 0.0.4.

@@ -38,6 +38,11 @@ class pattern {
   FLOE_DECL bool matches(std::string_view bucket, std::string_view key) const noexcept;
 
   std::string const& bucket() const noexcept { return bucket_; }
+  /// The longest prefix every matching key starts with, where a listing of
+  /// its objects starts: "raw/" for raw/**/*.parquet, "raw/2024-" for
+  /// raw/2024-*/x, "" for the whole bucket, the key itself for a pattern
+  /// without a wildcard.
+  FLOE_DECL std::string literal_prefix() const;
   /// The pattern as given.
   std::string const& text() const noexcept { return text_; }
 

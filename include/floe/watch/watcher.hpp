@@ -14,10 +14,11 @@
 // drop those the ledger holds already; run hooks.exec (a failure fails
 // that object only); commit the rest in one commit; only when the commit
 // is confirmed delete the messages whose objects all settled. A failed
-// object keeps only its own messages: they come back after their
-// visibility timeout (and after maxReceiveCount go to the dead-letter
-// queue). While a batch is in work, its messages' visibility is extended
-// before it runs out.
+// object keeps only its own messages: they are given a visibility that
+// doubles with their receive count (cfg.on_failure, release.hpp), so a
+// poison object comes back less and less often (and after maxReceiveCount
+// goes to the dead-letter queue). While a batch is in work, its messages'
+// visibility is extended before it runs out.
 //
 // At least once, exactly once: hooks.exec runs before the commit, so a
 // crash between the two runs it again when the message comes back; the
@@ -26,13 +27,26 @@
 // redelivered after its commit) is not run again; one registered by
 // another replica meanwhile is found by the commit.
 //
+// Lag: each object counts for the oldest unregistered age (lag.hpp) from
+// its receive until it settles, and its event time to its commit goes into
+// the lag histogram (metrics.hpp). Beside the receive loop, the queue's
+// message counts are read every cfg.queue_poll (GetQueueAttributes).
+//
+// Reconcile listings (cfg.reconcile_every): between receives, when one is
+// due, each pattern's literal prefix is listed a page at a time and the
+// matching objects the ledger lacks go through the same HEAD / exec /
+// commit path, one commit per page (reconcile.hpp).
+//
 // Refusals that outlive the clients' own credential heal: denial.hpp. The
 // refused step is retried after the back-off, the batch stays in work (so
 // nothing new is received) and its visibility keeps being extended.
 //
 // stop(): no new receive (a waiting long poll is cancelled), the batch in
 // work finishes, or after cfg.stop_grace is abandoned with its messages
-// left undeleted; run() then completes. Call it on the watcher's executor.
+// left undeleted; every message received and not deleted (those of a poll
+// answered while stopping too) is then handed back (visibility 0), so
+// another watcher takes it at once; run() then completes. Call it on the
+// watcher's executor.
 //
 // Queue: any type with the sqs::client API (queue_client below), so the
 // real client drops in. Lifetimes: the queue client, the S3 client and the
@@ -45,10 +59,14 @@
 #include <floe/sqs/batches.hpp>
 #include <floe/sqs/messages.hpp>
 #include <floe/sqs/queue.hpp>
+#include <floe/sqs/queues.hpp>
 #include <floe/watch/batch.hpp>
 #include <floe/watch/deletion.hpp>
 #include <floe/watch/denial.hpp>
+#include <floe/watch/lag.hpp>
 #include <floe/watch/metrics.hpp>
+#include <floe/watch/reconcile.hpp>
+#include <floe/watch/release.hpp>
 #include <floe/watch/visibility.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -61,6 +79,8 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <random>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -72,13 +92,16 @@ namespace floe::watch {
 /// The queue side a watcher needs: exactly sqs::client's API.
 template <class Q>
 concept queue_client = requires(Q& q, sqs::receive_message_params rp, sqs::delete_message_batch_params dp,
-                                sqs::change_message_visibility_batch_params vp, sqs::queue_ref ref) {
+                                sqs::change_message_visibility_batch_params vp, sqs::get_queue_attributes_params ap,
+                                sqs::queue_ref ref) {
   { q.async_call(std::move(rp), boost::asio::use_awaitable) }
       -> std::same_as<boost::asio::awaitable<result<sqs::receive_message_result>>>;
   { q.async_call(std::move(dp), boost::asio::use_awaitable) }
       -> std::same_as<boost::asio::awaitable<result<sqs::batch_result>>>;
   { q.async_call(std::move(vp), boost::asio::use_awaitable) }
       -> std::same_as<boost::asio::awaitable<result<sqs::batch_result>>>;
+  { q.async_call(std::move(ap), boost::asio::use_awaitable) }
+      -> std::same_as<boost::asio::awaitable<result<sqs::get_queue_attributes_result>>>;
   { q.async_queue_url(ref, boost::asio::use_awaitable) } -> std::same_as<boost::asio::awaitable<result<std::string>>>;
 };
 
@@ -95,6 +118,13 @@ struct watcher_config {
   backoff_config denial_backoff{};               // persisting refusals
   backoff_config error_backoff{std::chrono::milliseconds(500), std::chrono::milliseconds(30000)};  // failing receives
   std::chrono::milliseconds stop_grace{8000};    // after stop(): how long the batch in work may still run
+  /// The visibility of a message whose object failed; first 0: visibility_timeout.
+  failure_backoff on_failure{std::chrono::seconds(0), std::chrono::seconds(900)};
+  /// How often the queue's message counts are read (GetQueueAttributes) for
+  /// the floe_watch_queue_messages gauges; 0: never.
+  std::chrono::seconds queue_poll{15};
+  /// Reconcile listings (reconcile.hpp): how often; 0: never.
+  std::chrono::milliseconds reconcile_every{0};
   std::string writer;                            // recorded in commits; empty: the ledger's
   std::size_t malformed_memory = 10000;          // message ids remembered so a malformed one is logged once
 };
@@ -128,6 +158,7 @@ class watcher {
       : q_(q), s3_(s3), l_(l), cfg_(std::move(cfg)), hooks_(std::move(hooks)),
         keeper_(cfg_.visibility_timeout), denial_(cfg_.denial_backoff), trouble_(cfg_.error_backoff),
         wake_(s3.get_executor()) {
+    if (cfg_.on_failure.first <= std::chrono::seconds(0)) cfg_.on_failure.first = cfg_.visibility_timeout;
     filter_.patterns = cfg_.patterns;
     filter_.limits = cfg_.limits;
     filter_.ledger_bucket = l.bucket();
@@ -155,12 +186,18 @@ class watcher {
 
  private:
   using time_point = clock::time_point;
+  boost::asio::awaitable<void> receive_loop();
+  boost::asio::awaitable<void> poll_loop();
   boost::asio::awaitable<void> receive_once();
+  boost::asio::awaitable<void> reconcile_once();
+  boost::asio::awaitable<void> work_listed(std::vector<object_work> objects);
+  double random01();
   boost::asio::awaitable<void> work_batch(std::vector<sqs::message> messages, time_point sent);
   boost::asio::awaitable<void> work_objects();
   boost::asio::awaitable<void> check_object(std::size_t i);
   boost::asio::awaitable<void> commit_batch();
   boost::asio::awaitable<void> delete_messages(std::vector<std::size_t> const& indices, char const* why);
+  boost::asio::awaitable<void> release_messages(std::vector<release_entry> entries);
   boost::asio::awaitable<void> keep_visible();
   boost::asio::awaitable<void> extend_due();
   boost::asio::awaitable<void> sleep(std::chrono::milliseconds d);
@@ -183,6 +220,13 @@ class watcher {
   visibility_keeper keeper_;
   denial_gate denial_;
   denial_gate trouble_;  // failing receives other than refusals
+  lag_tracker lag_;
+  std::optional<std::uint64_t> queue_visible_;
+  std::optional<std::uint64_t> queue_in_flight_;
+  bool poll_failing_ = false;
+  boost::asio::cancellation_signal poll_cancel_;
+  std::optional<reconcile_schedule> reconcile_;
+  std::mt19937_64 rng_{std::random_device{}()};
   batch batch_;
   std::vector<bool> deleted_;  // per message of batch_
   bool in_batch_ = false;
@@ -200,6 +244,8 @@ class watcher {
 
 #include <floe/watch/detail/watcher_run.hpp>
 #include <floe/watch/detail/watcher_batch.hpp>
+#include <floe/watch/detail/watcher_release.hpp>
+#include <floe/watch/detail/watcher_reconcile.hpp>
 
 #if defined(FLOE_HEADER_ONLY)
 #include <floe/watch/impl/watcher.ipp>

@@ -66,6 +66,24 @@ result<void> set_visibility(command_line& cl, std::string_view value) {
   return {};
 }
 
+// DURATION: a whole number and a unit, s, m or h (10s, 15m, 1h), 1 s to 7 days.
+result<void> set_reconcile_every(command_line& cl, std::string_view value) {
+  auto bad = [] { return usage("--reconcile-every takes a duration such as 10s, 15m or 1h (1s to 7 days)"); };
+  if (value.size() < 2) return bad();
+  std::uint64_t n = 0;
+  if (!parse_unsigned(value.substr(0, value.size() - 1), n)) return bad();
+  std::uint64_t unit = 0;
+  switch (value.back()) {
+    case 's': unit = 1; break;
+    case 'm': unit = 60; break;
+    case 'h': unit = 3600; break;
+    default: return bad();
+  }
+  if (n == 0 || n > 7 * 24 * 3600 / unit) return bad();
+  cl.reconcile_every = std::chrono::seconds(n * unit);
+  return {};
+}
+
 result<void> set_watch_concurrency(command_line& cl, std::string_view value) {
   std::uint64_t n = 0;
   if (!parse_unsigned(value, n) || n < 1 || n > 64) return usage("--concurrency takes 1 to 64");
@@ -99,8 +117,12 @@ constexpr option_spec visibility{"visibility-timeout", 0, "S",
                                  "visibility asked for on receive and kept up while in work\n(10-43200, default 60)",
                                  set_visibility};
 constexpr option_spec concurrency{"concurrency", 0, "N", "objects HEADed at once (1-64, default 8)", set_watch_concurrency};
+constexpr option_spec reconcile_every{"reconcile-every", 0, "DURATION",
+                                      "also list each PATTERN's prefix this often (10s, 15m, 1h) and\n"
+                                      "register the matching objects the ledger lacks",
+                                      set_reconcile_every};
 constexpr option_spec const* watch_options[] = {&queue, &ledger_option, &exec, &jsonl, &metrics, &log_format,
-                                                &visibility, &concurrency};
+                                                &visibility, &concurrency, &reconcile_every};
 
 constexpr verb_spec watch_verbs[] = {
     {.name = "watch",
@@ -114,8 +136,10 @@ constexpr verb_spec watch_verbs[] = {
          "and registers it in LEDGER exactly once; only then are its messages deleted.\n"
          "PATTERN is s3://BUCKET/KEY-PATTERN: '*' within a path segment, '**' across\n"
          "segments (s3://lake/raw/**/*.parquet). A message that is no S3 event is\n"
-         "kept for the queue's redrive policy; one that asks for nothing is deleted.\n"
-         "Runs until SIGINT or SIGTERM, then exits 0 (within 10 s).\n",
+         "kept for the queue's redrive policy; one that asks for nothing is deleted;\n"
+         "one naming an object that failed backs off (its visibility doubling with\n"
+         "each receive). Runs until SIGINT or SIGTERM, then hands back the messages\n"
+         "it holds (visible again at once) and exits 0 (within 10 s).\n",
      .options = watch_options,
      .check = check_watch,
      .run = cmd_watch,

@@ -26,6 +26,9 @@ TEST_CASE("counters, errors by stage and kind, the commit histogram, gauges") {
   m.commit_conflicts = 4;
   m.commit_retries = 5;
   m.credential_refreshes = 1;
+  m.messages_handed_back = 6;
+  m.messages_backed_off = 8;
+  m.reconciled_objects = 11;
   m.count_error(stage::head, floe::error(floe::errc::denied));
   m.count_error(stage::head, floe::error(floe::errc::denied));
   m.count_error(stage::remove, floe::error(floe::errc::transient));
@@ -46,6 +49,10 @@ TEST_CASE("counters, errors by stage and kind, the commit histogram, gauges") {
   CHECK(has_line(t, "floe_watch_commit_conflicts_total 4"));
   CHECK(has_line(t, "floe_watch_commit_retries_total 5"));
   CHECK(has_line(t, "floe_watch_credential_refreshes_total 1"));
+  CHECK(has_line(t, "floe_watch_messages_handed_back_total 6"));
+  CHECK(has_line(t, "floe_watch_messages_backed_off_total 8"));
+  CHECK(has_line(t, "floe_watch_reconciled_objects_total 11"));
+  CHECK(has_line(t, "floe_watch_reconcile_passes_total 0"));
   CHECK(has_line(t, "floe_watch_errors_total{stage=\"head\",kind=\"denied\"} 2"));
   CHECK(has_line(t, "floe_watch_errors_total{stage=\"delete\",kind=\"transient\"} 1"));
   CHECK(has_line(t, "floe_watch_commit_seconds_bucket{le=\"0.025\"} 0"));
@@ -66,10 +73,41 @@ TEST_CASE("counters, errors by stage and kind, the commit histogram, gauges") {
     if (line.empty() || line[0] == '#') continue;
     auto name = line.substr(0, line.find_first_of("{ "));
     for (auto suffix : {"_bucket", "_sum", "_count"})
-      if (name.size() > 7 && name.ends_with(suffix) && name.starts_with("floe_watch_commit_seconds"))
-        name = "floe_watch_commit_seconds";
+      for (std::string family : {"floe_watch_commit_seconds", "floe_watch_event_lag_seconds"})
+        if (name == family + suffix) name = family;
     CHECK_MESSAGE(t.find("# TYPE " + name + " ") != std::string::npos, line);
   }
+}
+
+TEST_CASE("the event lag histogram, the oldest unregistered age, the queue's messages once polled") {
+  metrics m;
+  m.observe_lag(80ms);
+  m.observe_lag(1500ms);
+  m.observe_lag(-3s);  // an event time ahead of this clock: 0
+  m.observe_lag(7200s);
+  health h;
+  auto t = render_prometheus(m, h);
+  CHECK(has_line(t, "# TYPE floe_watch_event_lag_seconds histogram"));
+  CHECK(has_line(t, "floe_watch_event_lag_seconds_bucket{le=\"0.1\"} 2"));
+  CHECK(has_line(t, "floe_watch_event_lag_seconds_bucket{le=\"1\"} 2"));
+  CHECK(has_line(t, "floe_watch_event_lag_seconds_bucket{le=\"2.5\"} 3"));
+  CHECK(has_line(t, "floe_watch_event_lag_seconds_bucket{le=\"3600\"} 3"));
+  CHECK(has_line(t, "floe_watch_event_lag_seconds_bucket{le=\"+Inf\"} 4"));
+  CHECK(has_line(t, "floe_watch_event_lag_seconds_count 4"));
+  CHECK(has_line(t, "floe_watch_event_lag_seconds_sum 7201.58"));
+  CHECK(has_line(t, "# TYPE floe_watch_oldest_unregistered_age_seconds gauge"));
+  CHECK(has_line(t, "floe_watch_oldest_unregistered_age_seconds 0"));
+  CHECK(t.find("floe_watch_queue_messages") == std::string::npos);  // not polled yet
+  h.oldest_unregistered_age = 12.5;
+  h.queue_visible = 7;
+  h.queue_in_flight = 0;
+  t = render_prometheus(m, h);
+  CHECK(has_line(t, "floe_watch_oldest_unregistered_age_seconds 12.5"));
+  CHECK(has_line(t, "# TYPE floe_watch_queue_messages gauge"));
+  CHECK(has_line(t, "floe_watch_queue_messages{state=\"visible\"} 7"));
+  CHECK(has_line(t, "floe_watch_queue_messages{state=\"in_flight\"} 0"));
+  CHECK(to_string(stage::queue) == "queue");
+  CHECK(to_string(stage::reconcile) == "reconcile");
 }
 
 TEST_CASE("/healthz: 200 ok, or 503 with the reason on one line") {

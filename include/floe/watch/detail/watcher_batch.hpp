@@ -24,6 +24,8 @@ inline ledger::entry entry_of(object_work const& w) {
 
 inline std::string object_uri(object_work const& w) { return "s3://" + w.bucket + "/" + w.key; }
 
+inline lag_tracker::identity lag_id(object_work const& w) { return {w.bucket, w.key, w.etag, w.version_id}; }
+
 }  // namespace detail
 
 template <queue_client Queue>
@@ -39,6 +41,8 @@ boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message
   }
   batch_ = batch::plan(std::move(in), filter_);
   deleted_.assign(batch_.messages().size(), false);
+  for (auto const& o : batch_.objects())
+    if (auto t = parse_event_time(o.event_time)) lag_.received(detail::lag_id(o), *t);
   for (std::size_t m = 0; m < batch_.plans().size(); ++m) {
     switch (batch_.plans()[m].verdict) {
       case message_verdict::test_event:
@@ -97,7 +101,22 @@ boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message
         {{"message_id", batch_.messages()[m].message_id},
          {"receive_count", std::to_string(batch_.messages()[m].receive_count)}});
   }
+  // Settled objects stop counting for the oldest unregistered age; failed
+  // ones count on until their message is due back.
+  for (auto const& o : batch_.objects()) {
+    if (settled_ok(o.outcome)) {
+      lag_.settled(detail::lag_id(o));
+      continue;
+    }
+    std::uint64_t receives = 0;
+    for (auto m : o.messages) receives = std::max(receives, batch_.messages()[m].receive_count);
+    lag_.failed(detail::lag_id(o), clock::now(),
+                stopping_ ? std::chrono::seconds(0) : backoff_visibility(cfg_.on_failure, receives));
+  }
+  // Stopping: every message not deleted goes back at once; else those
+  // naming a failed object get their back-off.
   keeper_.release_all();
+  co_await release_messages(plan_release(batch_, deleted_, stopping_, cfg_.on_failure));
   in_batch_ = false;
 }
 
@@ -245,6 +264,8 @@ boost::asio::awaitable<void> watcher<Queue>::commit_batch() {
     }
     reported[slot] = true;
     ++metrics_.objects_committed;
+    if (auto t = parse_event_time(w.event_time))
+      metrics_.observe_lag(std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now()) - *t);
     if (hooks_.registered) hooks_.registered(w, r->number);
     log(log_level::info, "registered", detail::object_uri(w) + " registered in commit " + std::to_string(r->number),
         {{"bucket", w.bucket}, {"key", w.key}, {"etag", w.head_etag}, {"commit", std::to_string(r->number)}});

@@ -12,6 +12,8 @@
 #include <boost/asio/this_coro.hpp>
 
 #include <algorithm>
+#include <charconv>
+#include <exception>
 
 namespace floe::watch {
 
@@ -28,7 +30,21 @@ boost::asio::awaitable<result<void>> watcher<Queue>::run() {
   log(log_level::info, "started", "watching " + url_ + ", ledger " + l_.location(),
       {{"queue", url_}, {"ledger", l_.location()}, {"head", std::to_string(l_.head())},
        {"entries", std::to_string(l_.size())}});
-  while (!stopping_) co_await receive_once();
+  if (cfg_.queue_poll > std::chrono::seconds(0)) {
+    // Beside the receive loop: both end on stop() (the poll's request and
+    // wait are cut short).
+    auto ex = co_await asio::this_coro::executor;
+    auto receiving = asio::co_spawn(ex, receive_loop(), asio::deferred);
+    auto polling = asio::co_spawn(ex, poll_loop(), asio::deferred);
+    auto group = asio::experimental::make_parallel_group(std::move(receiving), std::move(polling));
+    auto [order, e_receive, e_poll] =
+        co_await std::move(group).async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
+    (void)order;
+    if (e_receive) std::rethrow_exception(e_receive);
+    if (e_poll) std::rethrow_exception(e_poll);
+  } else {
+    co_await receive_loop();
+  }
   log(log_level::info, "stopped", "stopped", {{"held", std::to_string(keeper_.held())}});
   co_return result<void>{};
 }
@@ -40,8 +56,61 @@ void watcher<Queue>::stop() {
   grace_end_ = clock::now() + cfg_.stop_grace;
   log(log_level::info, "stopping", in_batch_ ? "stopping: finishing the batch in work" : "stopping");
   receive_cancel_.emit(boost::asio::cancellation_type::terminal);
+  poll_cancel_.emit(boost::asio::cancellation_type::terminal);
   for (auto* t : sleepers_) t->cancel();
   wake_.cancel();
+}
+
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::receive_loop() {
+  if (cfg_.reconcile_every > std::chrono::milliseconds(0)) reconcile_.emplace(cfg_.reconcile_every, clock::now(), random01());
+  while (!stopping_) {
+    if (reconcile_ && reconcile_->due(clock::now())) {
+      reconcile_->started(clock::now(), random01());
+      co_await reconcile_once();
+      continue;
+    }
+    co_await receive_once();
+  }
+}
+
+// The queue's message counts for the gauges, every cfg.queue_poll. A
+// failure is counted (stage "queue"), logged when it starts and when it
+// ends, and leaves the gauges at their last values.
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::poll_loop() {
+  namespace asio = boost::asio;
+  auto count = [](sqs::get_queue_attributes_result const& r, std::string_view name) -> std::optional<std::uint64_t> {
+    auto v = r.find(name);
+    std::uint64_t n = 0;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (v.empty() || ec != std::errc{} || p != v.data() + v.size()) return std::nullopt;
+    return n;
+  };
+  while (!stopping_) {
+    sqs::get_queue_attributes_params p;
+    p.queue_url = url_;
+    p.attribute_names = {"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"};
+    // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
+    auto token = asio::bind_cancellation_slot(poll_cancel_.slot(), asio::use_awaitable);
+    auto asking = q_.async_call(std::move(p), token);
+    auto r = co_await std::move(asking);
+    poll_cancel_.slot().clear();
+    if (stopping_) co_return;
+    if (r) {
+      queue_visible_ = count(*r, "ApproximateNumberOfMessages");
+      queue_in_flight_ = count(*r, "ApproximateNumberOfMessagesNotVisible");
+      if (poll_failing_) log(log_level::info, "queue_poll_recovered", "GetQueueAttributes succeeded again");
+      poll_failing_ = false;
+    } else {
+      metrics_.count_error(stage::queue, r.error());
+      if (!poll_failing_)
+        log(log_level::warning, "queue_poll_failed", "GetQueueAttributes: " + r.error().what() + " (the queue gauges keep their last values)",
+            {{"kind", std::string(error_kind(r.error()))}});
+      poll_failing_ = true;
+    }
+    co_await sleep(cfg_.queue_poll);
+  }
 }
 
 template <queue_client Queue>
@@ -51,6 +120,9 @@ boost::asio::awaitable<void> watcher<Queue>::receive_once() {
   p.queue_url = url_;
   p.max_messages = cfg_.max_messages;
   p.wait = cfg_.wait;
+  if (reconcile_)  // no longer than until the next reconcile pass is due
+    p.wait = std::clamp(std::chrono::ceil<std::chrono::seconds>(reconcile_->next() - clock::now()),
+                        std::chrono::seconds(0), cfg_.wait);
   p.visibility_timeout = cfg_.visibility_timeout;
   p.system_attribute_names = {"ApproximateReceiveCount"};
   auto const sent = clock::now();
@@ -60,10 +132,15 @@ boost::asio::awaitable<void> watcher<Queue>::receive_once() {
   auto r = co_await std::move(receiving);
   receive_cancel_.slot().clear();
   if (stopping_) {
-    // Received while stopping: left alone, handed out again after their
-    // visibility timeout.
-    if (r && !r->messages.empty())
-      log(log_level::info, "left", std::to_string(r->messages.size()) + " messages received while stopping left undeleted");
+    // Received while stopping: not worked on, handed back at once.
+    if (r && !r->messages.empty()) {
+      metrics_.messages_received += r->messages.size();
+      metrics_.messages_kept += r->messages.size();
+      std::vector<std::string> handles;
+      for (auto const& m : r->messages) handles.push_back(m.receipt_handle);
+      log(log_level::info, "left", std::to_string(r->messages.size()) + " messages received while stopping: not worked on");
+      co_await release_messages(hand_back_all(handles));
+    }
     co_return;
   }
   if (!r) {
@@ -201,6 +278,10 @@ health watcher<Queue>::current_health() {
   h.messages_held = keeper_.held();
   h.ledger_head = l_.loaded() ? l_.head() : 0;
   h.ledger_entries = l_.size();
+  auto const wall_now = std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now());
+  if (auto age = lag_.oldest_age(wall_now, clock::now())) h.oldest_unregistered_age = std::chrono::duration<double>(*age).count();
+  h.queue_visible = queue_visible_;
+  h.queue_in_flight = queue_in_flight_;
   if (denial_.denied()) {
     h.ok = false;
     h.reason = "denied: " + denial_.reason();

@@ -106,6 +106,16 @@ FLOE_DECL batch batch::plan(std::vector<received_message> messages, object_filte
   return b;
 }
 
+FLOE_DECL batch batch::of_objects(std::vector<object_work> objects) {
+  batch b;
+  b.objects_ = std::move(objects);
+  for (auto& o : b.objects_) {
+    o.messages.clear();
+    o.outcome = object_outcome::pending;
+  }
+  return b;
+}
+
 FLOE_DECL std::vector<std::size_t> batch::nothing_to_do() const {
   std::vector<std::size_t> out;
   for (std::size_t m = 0; m < plans_.size(); ++m)

@@ -15,6 +15,8 @@ FLOE_DECL std::string_view to_string(stage s) noexcept {
     case stage::commit: return "commit";
     case stage::remove: return "delete";
     case stage::visibility: return "visibility";
+    case stage::queue: return "queue";
+    case stage::reconcile: return "reconcile";
   }
   return "unknown";
 }
@@ -61,6 +63,15 @@ FLOE_DECL void metrics::observe_commit(std::chrono::nanoseconds took) noexcept {
   ++latency_count;
 }
 
+FLOE_DECL void metrics::observe_lag(std::chrono::milliseconds lag) noexcept {
+  double const s = lag.count() > 0 ? std::chrono::duration<double>(lag).count() : 0.0;
+  std::size_t i = 0;
+  while (i < lag_buckets.size() && s > lag_buckets[i]) ++i;
+  ++lag_counts[i];
+  lag_sum += s;
+  ++lag_count;
+}
+
 namespace detail {
 
 inline void prom_family(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
@@ -100,6 +111,23 @@ inline std::string prom_label(std::string_view v) {
   return out;
 }
 
+// A histogram from per-bucket (not cumulative) counts, the last for +Inf.
+template <std::size_t N>
+void prom_histogram(std::string& out, std::string_view name, std::string_view help, std::array<double, N> const& bounds,
+                    std::array<std::uint64_t, N + 1> const& counts, double sum, std::uint64_t count) {
+  prom_family(out, name, "histogram", help);
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    cumulative += counts[i];
+    out.append(name).append("_bucket{le=\"").append(prom_double(bounds[i])).append("\"} ");
+    out.append(std::to_string(cumulative)).append("\n");
+  }
+  cumulative += counts[N];
+  out.append(name).append("_bucket{le=\"+Inf\"} ").append(std::to_string(cumulative)).append("\n");
+  out.append(name).append("_sum ").append(prom_double(sum)).append("\n");
+  out.append(name).append("_count ").append(std::to_string(count)).append("\n");
+}
+
 }  // namespace detail
 
 FLOE_DECL std::string render_prometheus(metrics const& m, health const& h) {
@@ -133,6 +161,14 @@ FLOE_DECL std::string render_prometheus(metrics const& m, health const& h) {
                m.commit_lost_races);
   prom_counter(out, "floe_watch_visibility_extensions_total", "Message visibility timeouts extended.",
                m.visibility_extensions);
+  prom_counter(out, "floe_watch_messages_handed_back_total",
+               "Messages made visible again at once on stop, for another watcher to take.", m.messages_handed_back);
+  prom_counter(out, "floe_watch_messages_backed_off_total",
+               "Messages given a longer visibility timeout after their object failed (doubling per receive).",
+               m.messages_backed_off);
+  prom_counter(out, "floe_watch_reconciled_objects_total",
+               "Objects registered because a reconcile listing found them (no event had).", m.reconciled_objects);
+  prom_counter(out, "floe_watch_reconcile_passes_total", "Reconcile listings completed.", m.reconcile_passes);
   prom_counter(out, "floe_watch_denials_total", "Times access was refused past a credential refresh.", m.denials);
   prom_counter(out, "floe_watch_credential_refreshes_total", "New credential sets since the start.",
                m.credential_refreshes);
@@ -141,21 +177,30 @@ FLOE_DECL std::string render_prometheus(metrics const& m, health const& h) {
     out.append("floe_watch_errors_total{stage=\"").append(to_string(k.first)).append("\",kind=\"");
     out.append(prom_label(k.second)).append("\"} ").append(std::to_string(v)).append("\n");
   }
-  prom_family(out, "floe_watch_commit_seconds", "histogram", "Time to commit a batch to the ledger.");
-  std::uint64_t cumulative = 0;
-  for (std::size_t i = 0; i < latency_buckets.size(); ++i) {
-    cumulative += m.latency_counts[i];
-    out.append("floe_watch_commit_seconds_bucket{le=\"").append(prom_double(latency_buckets[i])).append("\"} ");
-    out.append(std::to_string(cumulative)).append("\n");
-  }
-  cumulative += m.latency_counts[latency_buckets.size()];
-  out.append("floe_watch_commit_seconds_bucket{le=\"+Inf\"} ").append(std::to_string(cumulative)).append("\n");
-  out.append("floe_watch_commit_seconds_sum ").append(prom_double(m.latency_sum)).append("\n");
-  out.append("floe_watch_commit_seconds_count ").append(std::to_string(m.latency_count)).append("\n");
+  prom_histogram(out, "floe_watch_commit_seconds", "Time to commit a batch to the ledger.", latency_buckets,
+                 m.latency_counts, m.latency_sum, m.latency_count);
+  prom_histogram(out, "floe_watch_event_lag_seconds",
+                 "From an event's time (as the event says) to the commit that registered its object.", lag_buckets,
+                 m.lag_counts, m.lag_sum, m.lag_count);
   prom_gauge(out, "floe_watch_healthy", "1 when the watcher is working, 0 when refused or failing.", h.ok ? 1 : 0);
   prom_gauge(out, "floe_watch_messages_held", "Messages held (in work, visibility extended).", h.messages_held);
   prom_gauge(out, "floe_watch_ledger_head", "The newest ledger commit this watcher knows.", h.ledger_head);
   prom_gauge(out, "floe_watch_ledger_entries", "Entries in the ledger, as this watcher knows it.", h.ledger_entries);
+  prom_family(out, "floe_watch_oldest_unregistered_age_seconds", "gauge",
+              "Age of the oldest event whose object this watcher holds unregistered (in work, or failed and due "
+              "back); 0 when none.");
+  out.append("floe_watch_oldest_unregistered_age_seconds ").append(prom_double(h.oldest_unregistered_age)).append("\n");
+  if (h.queue_visible || h.queue_in_flight) {
+    prom_family(out, "floe_watch_queue_messages", "gauge",
+                "Messages in the queue as GetQueueAttributes last said: visible (waiting) or in flight (received, "
+                "not deleted).");
+    if (h.queue_visible)
+      out.append("floe_watch_queue_messages{state=\"visible\"} ").append(std::to_string(*h.queue_visible)).append("\n");
+    if (h.queue_in_flight)
+      out.append("floe_watch_queue_messages{state=\"in_flight\"} ")
+          .append(std::to_string(*h.queue_in_flight))
+          .append("\n");
+  }
   return out;
 }
 

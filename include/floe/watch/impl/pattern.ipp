@@ -74,6 +74,20 @@ FLOE_DECL result<pattern> pattern::parse(std::string_view text) {
   return p;
 }
 
+FLOE_DECL std::string pattern::literal_prefix() const {
+  std::string out;
+  for (std::size_t i = 0; i < segments_.size(); ++i) {
+    auto const star = segments_[i].find('*');
+    if (star != std::string::npos) {
+      out.append(segments_[i], 0, star);
+      break;
+    }
+    out += segments_[i];
+    if (i + 1 < segments_.size()) out += '/';
+  }
+  return out;
+}
+
 FLOE_DECL bool pattern::matches(std::string_view bucket, std::string_view key) const noexcept {
   if (bucket != bucket_) return false;
   // Segment-level wildcard matching, the same greedy scheme as

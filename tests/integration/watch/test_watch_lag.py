@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""`floe watch`'s lag and backlog on /metrics, on moto 5.2.1 through the
+private verifying proxy (watch_support.py): the event lag histogram (event
+time to commit), the oldest unregistered event's age, and the queue's
+visible and in-flight messages (GetQueueAttributes, polled every 15 s).
+
+  test_watch_lag.py PATH_TO_FLOE
+
+Every wait polls /metrics or the ledger with a bound (watch_support.wait_for);
+the --exec below waits for a file the test creates, which is the work being
+held, not the test's synchronisation.
+Prints "floe-cases: N passed, M failed".
+"""
+import os
+
+from watch_support import WatchCase, main, wait_for
+
+VISIBLE = 'floe_watch_queue_messages{state="visible"}'
+IN_FLIGHT = 'floe_watch_queue_messages{state="in_flight"}'
+AGE = "floe_watch_oldest_unregistered_age_seconds"
+
+
+class WatchLagTest(WatchCase):
+    def test_lag_backlog_and_the_oldest_unregistered_age(self):
+        started = os.path.join(self.home.name, self.name + ".started")
+        go = os.path.join(self.home.name, self.name + ".go")
+        hold_first = (f'case "$FLOE_KEY" in *first*) touch {started}; '
+                      f'while [ ! -e {go} ]; do sleep 0.05; done;; esac')
+        w = self.watcher(extra=["--exec", hold_first])
+        # The first poll is made when the watcher starts.
+        wait_for("the queue gauges", lambda: w.metric(VISIBLE) is not None and w.metric(IN_FLIGHT) is not None,
+                 timeout=30)
+        self.assertEqual(w.metric(AGE), 0)
+        self.put("in/first.parquet")
+        wait_for("the held --exec to start", lambda: os.path.exists(started), timeout=60)
+        # Held, unregistered: its event's age grows.
+        wait_for("an oldest unregistered age of a second", lambda: w.metric(AGE) >= 1.0, timeout=30)
+        # A watcher works on one batch at a time: these wait in the queue.
+        later = [f"in/later-{i}.parquet" for i in range(3)]
+        for k in later:
+            self.put(k)
+        wait_for("3 visible and 1 in flight", lambda: (w.metric(VISIBLE), w.metric(IN_FLIGHT)) == (3, 1), timeout=45)
+        open(go, "w").close()
+        want = sorted(["in/first.parquet"] + later)
+        wait_for("the objects in the ledger", lambda: sorted(self.ledger_keys()) == want, timeout=60)
+        wait_for("an oldest unregistered age of 0", lambda: w.metric(AGE) == 0, timeout=30)
+        wait_for("an empty queue on the gauges", lambda: (w.metric(VISIBLE), w.metric(IN_FLIGHT)) == (0, 0),
+                 timeout=45)
+        # One lag per object registered; the held one's was a second at least.
+        self.assertEqual(w.metric("floe_watch_event_lag_seconds_count"), 4)
+        self.assertEqual(w.metric('floe_watch_event_lag_seconds_bucket{le="+Inf"}'), 4)
+        self.assertLess(w.metric('floe_watch_event_lag_seconds_bucket{le="0.5"}'), 4)
+        self.assertGreaterEqual(w.metric("floe_watch_event_lag_seconds_sum"), 1.0)
+        self.assertLess(w.metric("floe_watch_event_lag_seconds_sum"), 4 * 300)
+        self.assertEqual(w.stop(), 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""`floe watch --reconcile-every` on moto 5.2.1 through the private verifying
+proxy (watch_support.py): objects that never had a notification are found by
+the reconcile listing and registered through the same HEAD / --exec / commit
+path, once, however many passes run.
+
+  test_watch_reconcile.py PATH_TO_FLOE
+
+Every wait polls the ledger or /metrics with a bound (watch_support.wait_for).
+Prints "floe-cases: N passed, M failed".
+"""
+import os
+
+from watch_support import WatchCase, main, wait_for
+
+
+class WatchReconcileTest(WatchCase):
+    def test_objects_without_events_are_registered_by_the_listing(self):
+        # No notifications: nothing but the listing tells the watcher.
+        self.s3.put_bucket_notification_configuration(Bucket=self.bucket, NotificationConfiguration={})
+        keys = [f"in/{i:02d} {k}" for i, k in enumerate(["a.parquet", "b+c.parquet", "ü.parquet"])]
+        keys += [f"in/deep/{i:04d}.parquet" for i in range(25)]
+        for k in keys + ["in/skip.csv", "out/x.parquet"]:
+            self.put(k, k.encode())
+        ran = os.path.join(self.home.name, self.name + ".exec")
+        w = self.watcher(f"s3://{self.bucket}/in/**/*.parquet", f"s3://{self.bucket}/in/deep/**",
+                         extra=["--reconcile-every", "2s", "--exec", f'printf "%s\\n" "$FLOE_KEY" >> {ran}'])
+        wait_for("the objects in the ledger", lambda: sorted(self.ledger_keys()) == sorted(keys), timeout=90)
+        # More passes register nothing again.
+        passes = w.metric("floe_watch_reconcile_passes_total")
+        wait_for("two more reconcile passes", lambda: w.metric("floe_watch_reconcile_passes_total") >= passes + 2,
+                 timeout=60)
+        self.assertEqual(w.metric("floe_watch_reconciled_objects_total"), len(keys))
+        self.assertEqual(w.metric("floe_watch_objects_committed_total"), len(keys))
+        self.assertEqual(sorted(self.ledger_keys()), sorted(keys))
+        self.assertIn("ok:", self.floe("ledger", "verify", self.ledger))
+        with open(ran, encoding="utf-8") as f:
+            self.assertEqual(sorted(f.read().splitlines()), sorted(keys))
+        self.assertEqual(w.stop(), 0)
+        self.assertEqual(sorted(d["key"] for d in w.registered()), sorted(keys))
+        self.assertEqual({d["event_name"] for d in w.registered()}, {"reconcile"})
+
+    def test_an_object_registered_from_its_event_is_not_registered_again(self):
+        w = self.watcher(extra=["--reconcile-every", "2s"])
+        self.put("in/evented.parquet")
+        wait_for("the object in the ledger", lambda: self.ledger_keys() == ["in/evented.parquet"], timeout=60)
+        passes = w.metric("floe_watch_reconcile_passes_total")
+        wait_for("a reconcile pass after it", lambda: w.metric("floe_watch_reconcile_passes_total") > passes,
+                 timeout=60)
+        self.assertEqual(w.metric("floe_watch_reconciled_objects_total"), 0)
+        self.assertEqual(w.metric("floe_watch_objects_committed_total"), 1)
+        self.assertEqual(self.ledger_keys(), ["in/evented.parquet"])
+        self.assertEqual(w.stop(), 0)
+
+
+if __name__ == "__main__":
+    main()
