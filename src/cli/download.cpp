@@ -112,6 +112,14 @@ boost::asio::awaitable<int> download_one(context& x, std::string const& bucket, 
   };
   op_trace trace(x, "GetObject", "GET", bucket, std::string_view(key));
   auto r = co_await x.c.async_get_object_to(bucket, key, writer);
+  // Bytes that do not match the object's checksum have reached only the
+  // temporary file: the GET is tried once more from the start (corruption
+  // in transit). On stdout they have been delivered: the error stands.
+  if (!r && r.error().code == errc::checksum_mismatch && !to_stdout && ::ftruncate(tmp.fd, 0) == 0 &&
+      ::lseek(tmp.fd, 0, SEEK_SET) == 0) {
+    trace.done(r);
+    r = co_await x.c.async_get_object_to(bucket, key, writer);
+  }
   trace.done(r);
   bar.finish(r.has_value());
   if (!r) {

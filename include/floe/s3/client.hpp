@@ -42,6 +42,23 @@
 // configuration, so the client may be destroyed as soon as the upload
 // returns.
 //
+// Integrity: every GetObject of a whole object (async_get_object,
+// async_download, async_get_object_to) sends x-amz-checksum-mode: ENABLED
+// and checks the bytes delivered, in order and across resumed ranges,
+// against the object's full-object checksum (x-amz-checksum-crc32 |
+// crc32c | crc64nvme | sha1 | sha256 with x-amz-checksum-type absent or
+// FULL_OBJECT), or, when the store gives none (Swift), against an ETag that
+// is a plain MD5 (32 hex digits, no "-N") when the reply names neither
+// SSE-KMS nor SSE-C. A composite value ("<base64>-N": a multipart object's
+// checksum of its parts' checksums) is not a checksum of the bytes and is
+// skipped, as is a ranged GET (get_params::range). A mismatch is
+// errc::checksum_mismatch naming the algorithm, the expected and the
+// computed value; where no byte reached the caller yet (memory, a
+// download's temporary file) the GET is first tried once more from the
+// start. client_config::response_checksum_validation (AWS_RESPONSE_
+// CHECKSUM_VALIDATION, the profile's response_checksum_validation) and
+// get_params::checksum_validation turn it off (when_required).
+//
 // GCC 12: do not pass a class-type temporary (`put_params{}`,
 // `std::string("k")`, `http::body_source::memory(x)`) inside a co_await
 // expression; bind it to a named variable first. GCC 12 relocates such
@@ -142,7 +159,9 @@ class client {
         std::forward<Token>(token));
   }
 
-  /// GetObject into memory (bounded by http.body_limit).
+  /// GetObject into memory (bounded by http.body_limit). Verified (see
+  /// Integrity above): a body that fails its checksum is fetched once more,
+  /// then errc::checksum_mismatch.
   /// As below, with default get_params.
   template <class Token = boost::asio::deferred_t>
     requires(!std::is_convertible_v<Token, get_params>)
@@ -169,7 +188,10 @@ class client {
   /// written in place. A transfer broken mid-body resumes with Range plus
   /// If-Match on the ETag first seen, so two versions are never spliced: if
   /// the object changed in between the download fails with
-  /// errc::precondition_failed.
+  /// errc::precondition_failed. Verified (see Integrity above): bytes that
+  /// fail the object's checksum are downloaded once more from the start
+  /// (they reached only the temporary file), then errc::checksum_mismatch
+  /// with `path` untouched. A `path` written in place gets no second try.
   /// As below, with default get_params.
   template <class Token = boost::asio::deferred_t>
     requires(!std::is_convertible_v<Token, get_params>)
@@ -187,7 +209,10 @@ class client {
   }
 
   /// GetObject handing the body to `write` piece by piece (e.g. stdout).
-  /// A broken transfer resumes as async_download does.
+  /// A broken transfer resumes as async_download does. Verified (see
+  /// Integrity above), but `write` has had every byte by the time a
+  /// mismatch is known: the operation ends with errc::checksum_mismatch
+  /// (no second GET), and the caller discards what it got.
   /// As below, with default get_params.
   template <class Token = boost::asio::deferred_t>
     requires(!std::is_convertible_v<Token, get_params>)

@@ -8,11 +8,13 @@
 #include <floe/credentials/shared_files.hpp>
 #include <floe/http/client_config.hpp>
 #include <floe/s3/addressing.hpp>
+#include <floe/s3/params.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace floe::s3 {
 
@@ -49,6 +51,13 @@ struct client_config {
   /// Broken downloads (connection lost mid-body) resumed with Range plus
   /// If-Match before giving up.
   unsigned max_resumes = 5;
+  /// Whether GETs are checked against the checksum the store returns
+  /// (get_params::checksum_validation overrides it per call). nullopt:
+  /// AWS_RESPONSE_CHECKSUM_VALIDATION, else the profile's
+  /// `response_checksum_validation`, else when_supported; read at create()
+  /// (a value other than when_supported / when_required fails it with
+  /// invalid_argument naming where it came from), and set here.
+  std::optional<checksum_validation> response_checksum_validation;
   /// The wall clock used for signing; null: system_clock::now. Tests set it.
   std::function<std::chrono::system_clock::time_point()> clock;
 };

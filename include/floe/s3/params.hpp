@@ -36,10 +36,22 @@ struct read_conditions {
   std::string if_none_match;  // ETag, quoted or not
 };
 
+/// Whether a download is checked against the checksum its store returns,
+/// as the AWS SDKs name it (`response_checksum_validation`):
+/// when_supported (the default) checks every GET of a whole object that
+/// carries a full-object checksum, or failing that a plain-MD5 ETag;
+/// when_required checks none (no GetObject requires it). See
+/// client.hpp, "Integrity".
+enum class checksum_validation { when_supported, when_required };
+
 struct get_params {
   /// Bytes [first, last] (inclusive), or [first, end) when last is nullopt.
+  /// A ranged GET is not verified (a piece has no checksum of its own).
   std::optional<std::pair<std::uint64_t, std::optional<std::uint64_t>>> range;
   read_conditions conditions;
+  /// This GET's checksum validation; nullopt: the client's
+  /// (client_config::response_checksum_validation).
+  std::optional<s3::checksum_validation> checksum_validation;
 };
 
 struct get_result {

@@ -291,6 +291,44 @@ class CliTransfers(CliCase):
             self.assertEqual([e["code"] for e in doc["errors"]], ["InvalidArgument"])
             self.assertEqual(doc["copied"], 2)
 
+    def test_flipped_download_fails_and_leaves_no_file(self):
+        # An object with no checksum of its own: its plain-MD5 ETag is what
+        # a download is checked against (on every store).
+        data = os.urandom(100000)
+        self.floe("put", self.uri("flip/obj"), input=data)
+        every = self.add_rule({"match": {"method": "GET", "path": f"^/{self.bucket}/flip/obj$"},
+                               "action": {"type": "flip", "where": "reply_body", "offset": 10}})
+        d = self.tmpdir()
+        r = self.run_floe(["cp", self.uri("flip/obj"), os.path.join(d, "out")])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(b"checksum mismatch", r.stderr)
+        self.assertIn(hashlib.md5(data).hexdigest().encode(), r.stderr)
+        self.assertEqual(os.listdir(d), [])
+        self.assertEqual(self.matched(every), 2)  # into a temporary file: tried once more
+        r = self.run_floe(["cat", self.uri("flip/obj")])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn(b"checksum mismatch", r.stderr)
+        self.assertEqual(self.matched(every), 3)  # stdout had the bytes: no second GET
+        r = self.run_floe(["sync", self.uri("flip/"), os.path.join(d, "tree")])
+        self.assertNotEqual(r.returncode, 0)
+        self.assertEqual([f for _, _, fs in os.walk(d) for f in fs], [])
+        # Validation off (the SDKs' variable): the flipped byte goes through.
+        off = self.env(AWS_RESPONSE_CHECKSUM_VALIDATION="when_required")
+        self.floe("cp", self.uri("flip/obj"), os.path.join(d, "off"), env=off)
+        with open(os.path.join(d, "off"), "rb") as fh:
+            got = fh.read()
+        self.assertEqual(got[:10] + got[11:], data[:10] + data[11:])
+        self.assertNotEqual(got[10], data[10])
+        # Flipped on the first GET only: healed by the second.
+        self.floe("put", self.uri("flip/two"), input=data)
+        once = self.add_rule({"match": {"method": "GET", "path": f"^/{self.bucket}/flip/two$"},
+                              "trigger": {"nth": [1]},
+                              "action": {"type": "flip", "where": "reply_body", "offset": 99999}})
+        self.floe("cp", self.uri("flip/two"), os.path.join(d, "healed"))
+        with open(os.path.join(d, "healed"), "rb") as fh:
+            self.assertEqual(fh.read(), data)
+        self.assertEqual(self.matched(once), 2)
+
     def test_cp_local_and_stdout_forms(self):
         with tempfile.TemporaryDirectory() as d:
             self.floe("cp", "-", self.uri("forms/from-stdin"), input=b"piped")

@@ -145,6 +145,7 @@ ACTIONS = {
     "cut": ("type", "when", "after_bytes"),
     "close_after": ("type",),
     "hold": ("type",),
+    "flip": ("type", "where", "offset"),
 }
 
 
@@ -198,7 +199,11 @@ class Action:
             self.after_bytes = spec.get("after_bytes")
             if self.after_bytes is not None:
                 _int(self.after_bytes, "cut.after_bytes", 0)
-        elif self.when is not None:
+        elif self.type == "flip":
+            if spec.get("where", "reply_body") != "reply_body":
+                raise RuleError("flip.where must be reply_body")
+            self.offset = _int(spec.get("offset", 0), "flip.offset", 0)
+        if self.type not in ("reply", "cut") and self.when is not None:
             raise RuleError(f"{self.type} takes no 'when'")
 
 

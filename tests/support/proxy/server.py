@@ -377,8 +377,9 @@ class Session:
         self.client_close = client_close
 
         tap = service == "sts"
-        if t is None or t in ("delay", "close_after"):
-            keep = await self.relay(rh, head.method, tap)
+        if t is None or t in ("delay", "close_after", "flip"):
+            flip = act.offset if t == "flip" else None
+            keep = await self.relay(rh, head.method, tap, flip)
             return keep and not must_close and t != "close_after"
         fr = http1.response_framing(rh, head.method)
         if t == "stall_body":
@@ -537,12 +538,21 @@ class Session:
             return http1.drop_connection_close(rh.raw)
         return rh.raw
 
-    async def relay(self, rh, method, tap):
+    async def relay(self, rh, method, tap, flip=None):
+        """Relays the reply as received; with `flip` (a "flip" rule), the body byte at that
+        offset of the payload (chunk framing not counted) goes out with its bits inverted."""
         fr = http1.response_framing(rh, method)
         self.close_upstream_after = False
         self.cw.write(self.client_head(rh, fr))
         kept = bytearray() if tap else None
+        at = 0                  # payload bytes relayed so far
         async for r, d in http1.iter_body(self.ur, fr):
+            if flip is not None and d and at <= flip < at + len(d):
+                changed = bytearray(d)     # a payload piece is its raw piece (iter_body)
+                changed[flip - at] ^= 0xFF
+                r = bytes(changed)
+                self.p.log.info("conn %d flipped reply body byte %d", self.cid, flip)
+            at += len(d)
             self.cw.write(r)
             await self.cw.drain()
             if kept is not None and len(kept) < TAP_LIMIT:

@@ -31,6 +31,11 @@ struct out_file {
   // errno of a failed write.
   FLOE_DECL int write(std::string_view piece, std::uint64_t& written) noexcept;
 
+  // Empties the temporary file to write the body again from its first
+  // byte; false when there is none (no file, or the target written in
+  // place: what was written there has reached the reader) or it failed.
+  FLOE_DECL bool rewind() noexcept;
+
   // Makes the body the target's content; errno-style message on failure.
   FLOE_DECL std::string commit();
 

@@ -54,6 +54,11 @@ FLOE_DECL error download_refused(op_spec const& op, http::response const& rs, st
 
 // The last failure of a download that was resumed `resumes` times, over
 // `attempts` requests in all: it says both.
+// A GET whose bytes do not match the checksum its reply gave
+// (errc::checksum_mismatch, `why` from body_verifier::mismatch);
+// `tried_again`: it was the second GET from the start.
+FLOE_DECL error checksum_failed(op_spec const& op, http::response const& rs, std::string why, bool tried_again);
+
 FLOE_DECL void after_resumes(error& e, unsigned attempts, unsigned resumes);
 
 // An UploadPart reply without an ETag (part `number`): completing with it

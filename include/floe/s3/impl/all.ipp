@@ -7,6 +7,7 @@
 #include <floe/s3/detail/impl/out_file.ipp>
 #include <floe/s3/detail/impl/request_building.ipp>
 #include <floe/s3/detail/impl/download_check.ipp>
+#include <floe/s3/detail/impl/verification.ipp>
 #include <floe/s3/detail/impl/pagination.ipp>
 #include <floe/s3/detail/impl/reply_decoding.ipp>
 #include <floe/s3/impl/client.ipp>

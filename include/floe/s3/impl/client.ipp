@@ -7,6 +7,7 @@
 
 #include <floe/providers/default_session.hpp>
 #include <floe/s3/detail/exchange_pool.hpp>
+#include <floe/s3/detail/verification.hpp>
 
 
 namespace floe::s3 {
@@ -39,6 +40,9 @@ FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, clien
 FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, session const& s, client_config cfg) {
   auto addr = resolve_addressing(cfg.addressing, s.endpoints(), s.region(), s.region_source(), s.env(), s.profile());
   if (!addr) return addr.error();
+  auto validation = detail::resolve_checksum_validation(cfg.response_checksum_validation, s.env(), s.profile());
+  if (!validation) return validation.error();
+  cfg.response_checksum_validation = *validation;
   cfg.env = s.env();
   cfg.shared_files = s.shared_files_params();
   cfg.http = s.http();

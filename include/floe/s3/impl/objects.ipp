@@ -9,6 +9,7 @@
 #include <floe/s3/detail/operation.hpp>
 #include <floe/s3/detail/reply_decoding.hpp>
 #include <floe/s3/detail/request_building.hpp>
+#include <floe/s3/detail/verification.hpp>
 
 namespace floe::s3 {
 
@@ -33,11 +34,20 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get_memory(std::
   detail::read_op(op, "GetObject", "GET", bucket, key, p.conditions);
   if (detail::backwards(p)) co_return detail::invalid(op.operation, op.resource(), "range end before its start");
   std::uint64_t const start = p.range ? p.range->first : 0;
-  detail::set_read_headers(x.req(), p, p.range.has_value(), start, {}, true);
-  co_await perform(op, x.req(), x.res(), x.scratch());
-  if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
-  if (detail::memory_get_wrong(x.res(), p.range.has_value(), start))
-    co_return detail::memory_get_error(op, x.res(), p.range.has_value(), start);
+  bool const validate = detail::validating(p.checksum_validation, cfg_.response_checksum_validation);
+  // A body that does not match its checksum reached nobody yet: the GET is
+  // tried once more before it fails (corruption in transit).
+  for (bool again = false;; again = true) {
+    x.req().clear();
+    detail::set_read_headers(x.req(), p, p.range.has_value(), start, {}, true);
+    if (validate) detail::ask_checksums(x.req().headers);
+    co_await perform(op, x.req(), x.res(), x.scratch());
+    if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
+    if (detail::memory_get_wrong(x.res(), p.range.has_value(), start))
+      co_return detail::memory_get_error(op, x.res(), p.range.has_value(), start);
+    if (!validate || detail::memory_body_matches(x.res(), !p.range.has_value())) break;
+    if (again) co_return detail::checksum_failed(op, x.res(), detail::memory_body_mismatch(x.res(), true), true);
+  }
   co_return detail::reply_result(x.res());
 }
 

@@ -12,6 +12,7 @@
 #include <floe/s3/detail/out_file.hpp>
 #include <floe/s3/detail/reply_decoding.hpp>
 #include <floe/s3/detail/request_building.hpp>
+#include <floe/s3/detail/verification.hpp>
 #include <floe/s3/store_support.hpp>
 
 #include <boost/asio/bind_cancellation_slot.hpp>
@@ -40,7 +41,10 @@ namespace floe::s3 {
 // version first seen. Every reply is checked before its body is delivered
 // (detail/download_check.hpp) and the whole is checked at the end: a
 // download that does not add up to the object fails, and its file is not
-// put in place.
+// put in place. Its bytes are verified (detail/verification.hpp) as they
+// reach the sink, in order across resumes; a mismatch in a download to a
+// temporary file is tried once more from the start (nothing reached the
+// caller), else it ends with errc::checksum_mismatch.
 FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string const& bucket, std::string const& key,
                                                                      get_params const& p, std::string const* path,
                                                                      http::body_sink::write_fn const* write) {
@@ -57,6 +61,9 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
   std::uint64_t received = 0;  // bytes delivered to the sink over all attempts
   std::string etag;            // the version being read, pinned after the first reply
   detail::download_check check(p.range);
+  bool const validate = detail::validating(p.checksum_validation, cfg_.response_checksum_validation);
+  detail::body_verifier verifier;
+  bool tried_again = false;    // a mismatch was met and the GET started over
   std::string refused;         // why a reply may not continue the download
   unsigned attempts = 0;       // over every resume
   get_result out;
@@ -69,6 +76,7 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
     std::uint64_t const start = first + received;
     // After a break, pin the version first seen: never splice two versions.
     detail::set_read_headers(req, p, ranged, start, etag, received == 0);
+    if (validate) detail::ask_checksums(req.headers);
     bool first_piece = true;
     std::uint64_t const received_before = received;
     op.before_retry = [&received, received_before]() -> error {
@@ -83,13 +91,20 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
           ec = make_error_code(errc::malformed_reply);
           return;
         }
+        // The first reply says what the whole must match; a resume goes on.
+        if (validate && !verifier.started()) verifier.start(detail::expected_of(res.headers, !p.range && res.status == 200));
       }
       if (etag.empty()) etag = std::string(normalize_etag(res.headers.get("ETag")));
       if (file.fd >= 0) {
+        std::uint64_t const before = received;
         if (int const failed = file.write(piece, received)) ec = {failed, boost::system::system_category()};
+        verifier.update(piece.substr(0, static_cast<std::size_t>(received - before)));
       } else {
         (*write)(piece, ec);
-        if (!ec) received += piece.size();
+        if (!ec) {
+          received += piece.size();
+          verifier.update(piece);
+        }
       }
     });
     auto e = co_await execute(op, req, res);
@@ -104,6 +119,20 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
         if (first_piece) refused = check.accept(detail::body_facts(res), ranged, received);
         if (refused.empty()) refused = check.complete(received);
         if (!refused.empty()) co_return detail::download_refused(op, res, std::move(refused));
+        if (validate && !verifier.started()) verifier.start(detail::expected_of(res.headers, !p.range && res.status == 200));
+        if (auto bad = verifier.mismatch(); !bad.empty()) {
+          // Corruption in transit: where nothing reached the caller (a
+          // temporary file), once more from the first byte.
+          if (!tried_again && file.rewind()) {
+            tried_again = true;
+            received = 0;
+            etag.clear();
+            check = detail::download_check(p.range);
+            verifier.reset();
+            continue;
+          }
+          co_return detail::checksum_failed(op, res, std::move(bad), tried_again);
+        }
       }
       break;
     }

@@ -337,6 +337,34 @@ class Actions(ProxyCase):
         self.assertIn(b"Content-Length: 1000", head)
         self.assertEqual(body, b"x" * 500)
 
+    def test_flip_one_reply_body_byte(self):
+        b = self.bucket()
+        body = bytes(range(256)) * 4
+        self.s3.put_object(Bucket=b, Key="k", Body=body)
+        rid = self.add({"match": {"method": "GET", "path": f"^/{b}/k$"}, "trigger": {"nth": [1]},
+                        "action": {"type": "flip", "where": "reply_body", "offset": 300}})
+
+        def get():      # raw: boto3 itself would refuse the flipped body (its CRC check)
+            req = self.raw("GET", f"/{b}/k", [("Connection", "close")], sign=True)
+            data, eof = common.raw_exchange(self.port, req)
+            self.assertTrue(eof)
+            head, _, got = data.partition(b"\r\n\r\n")
+            self.assertIn(b"Content-Length: 1024", head)
+            return got
+        got = get()
+        self.assertEqual([i for i in range(len(body)) if got[i] != body[i]], [300])
+        self.assertEqual(got[300], body[300] ^ 0xFF)
+        self.assertEqual(get(), body)                     # the 2nd match: not fired
+        self.assertEqual(self.px.rule(rid)["fired"], 1)
+        # an offset past the end of the body: relayed unchanged
+        self.add({"match": {"method": "GET", "path": f"^/{b}/k$"},
+                  "action": {"type": "flip", "where": "reply_body", "offset": 5000}})
+        self.assertEqual(get(), body)
+        for bad in ({"type": "flip", "where": "request_body"}, {"type": "flip", "offset": -1},
+                    {"type": "flip", "when": "after"}):
+            with self.assertRaises(RuntimeError):
+                self.add({"action": bad})
+
     def test_close_after_relays_then_closes_without_header(self):
         self.add({"match": {"method": "GET", "path": "^/$"}, "action": {"type": "close_after"}})
         data, eof = common.raw_exchange(self.port, self.raw("GET", "/") + self.raw("GET", "/"))

@@ -61,6 +61,11 @@ FLOE_DECL int out_file::write(std::string_view piece, std::uint64_t& written) no
   return 0;
 }
 
+FLOE_DECL bool out_file::rewind() noexcept {
+  if (fd < 0 || temp.empty()) return false;
+  return ::ftruncate(fd, 0) == 0 && ::lseek(fd, 0, SEEK_SET) == 0;
+}
+
 FLOE_DECL std::string out_file::commit() {
   int const f = fd;
   fd = -1;

@@ -127,6 +127,15 @@ FLOE_DECL error download_refused(op_spec const& op, http::response const& rs, st
   return with_context(std::move(e), op);
 }
 
+FLOE_DECL error checksum_failed(op_spec const& op, http::response const& rs, std::string why, bool tried_again) {
+  why += tried_again ? " (twice: the GET was tried again from the start and the bytes were wrong again)"
+                     : " (the bytes were changed in transit or in store)";
+  error e(errc::checksum_mismatch, std::move(why));
+  e.diag.http_status = rs.status;
+  e.diag.request_id = std::string(rs.headers.get("x-amz-request-id"));
+  return with_context(std::move(e), op);
+}
+
 FLOE_DECL void after_resumes(error& e, unsigned attempts, unsigned resumes) {
   e.diag.attempt = attempts;
   if (!e.diag.message.empty()) e.diag.message += "; ";
