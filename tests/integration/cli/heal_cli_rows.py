@@ -18,6 +18,9 @@ class Row:
         self.verb, self.name, self.target = verb, name, target
         self.args, self.setup, self.stdin, self.drive = args, setup, stdin, drive
         self.check = check or (lambda c, out: None)
+        # S3 answers a request to a bucket's object or listing from the wrong
+        # region with a redirect (not CreateBucket, STS or SQS).
+        self.redirect = "path" in target and verb not in ("mb",)
         self.slug = re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 

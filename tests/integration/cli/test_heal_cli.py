@@ -5,6 +5,9 @@ of every key issued so far at one request of its own — a 403 with an
 AccessDenied body, then a bare 403 — and must finish as if nothing had
 happened (exit 0, the right bytes), with one STS call to heal: two
 AssumeRoleWithWebIdentity in all, the first set and the fresh one.
+A verb whose request S3 may redirect (an object's or a bucket's) also meets
+a region redirect there (301 PermanentRedirect, to a HEAD a bare 400) and
+must follow it with no STS call.
 
   test_heal_cli.py PATH_TO_FLOE
 
@@ -36,6 +39,9 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "support"))
 from proxy.server import ProxyThread  # noqa: E402
 
 MODES = ("access_denied", "bare")
+REDIRECT_BODY = ('<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>PermanentRedirect</Code><Message>The bucket '
+                 'you are attempting to access must be addressed using the specified endpoint.</Message>'
+                 '<RequestId>R1</RequestId><HostId>H1</HostId></Error>')
 
 
 class Ctx:
@@ -140,7 +146,14 @@ class HealCli(unittest.TestCase):
         assume = self.px.add_rule({"match": {"service": "sts", "body": "Action=AssumeRoleWithWebIdentity"},
                                    "trigger": {"nth": [1000000]}, "action": {"type": "delay", "ms": 0}})
         target = json.loads(json.dumps(row.target).replace("{B}", c.bucket))
-        self.px.revoke("all-issued", mode=mode, after_forwarded=0, match=target)
+        redirect = None
+        if mode == "redirect":  # S3's answer from the wrong region (to a HEAD: a bare 400)
+            head = target.get("method") == "HEAD"
+            redirect = self.px.add_rule({"match": target, "trigger": {"nth": [1]}, "action": {
+                "type": "reply", "status": 400 if head else 301, "headers": {"x-amz-bucket-region": "eu-west-2"},
+                "body": "" if head else REDIRECT_BODY}})
+        else:
+            self.px.revoke("all-issued", mode=mode, after_forwarded=0, match=target)
         before = self.px.stats()["revoked_rejections"]
         if row.drive:  # a long-running verb: the row drives it
             rc, out, err = row.drive(c, self)
@@ -151,8 +164,12 @@ class HealCli(unittest.TestCase):
         what = f"{row.name} ({mode}): floe {' '.join(row.args(c)) if row.args else row.verb}"
         self.assertEqual(rc, 0, f"{what}: rc {rc}\nstdout: {out[-2000:]!r}\nstderr: {err[-3000:]!r}")
         st = self.px.stats()
-        self.assertGreater(st["revoked_rejections"], before, f"{what}: the revocation never hit {row.target}")
-        self.assertEqual(self.px.rule(assume)["matched"], 2, f"{what}: not one STS call to heal\n{err[-3000:]!r}")
+        if redirect is not None:
+            self.assertEqual(self.px.rule(redirect)["fired"], 1, f"{what}: the redirect never hit {row.target}")
+            self.assertEqual(self.px.rule(assume)["matched"], 1, f"{what}: a redirect needs no STS call")
+        else:
+            self.assertGreater(st["revoked_rejections"], before, f"{what}: the revocation never hit {row.target}")
+            self.assertEqual(self.px.rule(assume)["matched"], 2, f"{what}: not one STS call to heal\n{err[-3000:]!r}")
         self.assertEqual(st["signature_failures"], 0, what)
         row.check(c, out)
 
@@ -165,7 +182,7 @@ def make_case(row, mode):
 
 
 for _row in ROWS:
-    for _mode in MODES:
+    for _mode in MODES + (("redirect",) if _row.redirect else ()):
         setattr(HealCli, f"test_{_row.slug}_{_mode}", make_case(_row, _mode))
 
 
