@@ -60,6 +60,16 @@ asio::awaitable<std::string> holds(ctx& c, std::string key, std::string want) {
 
 std::string const large = two_parts();
 
+// The multipart rows' operation: `large` from a file, in two parts, read back whole.
+asio::awaitable<std::string> upload_in_two_parts(ctx& c) {
+  std::string const path = c.dir + "/large";
+  write_file(path, large);
+  auto p = co_await c.w.s3->async_upload_file(c.bucket, "mp", path, asio::use_awaitable);
+  if (!p) co_return verdict(p);
+  if (p->parts != 2) co_return "went in " + std::to_string(p->parts) + " parts, not 2";
+  co_return co_await holds(c, "mp", large);
+}
+
 }  // namespace
 
 std::vector<row> s3_rows() {
@@ -161,25 +171,12 @@ std::vector<row> s3_rows() {
   rows.push_back({.name = "UploadPart", .api = "async_upload_file", .operation = "UploadPart",
                   .redirect = true, .target = R"({"method": "PUT", "path": "^/{B}/mp$", "query": "partNumber="})",
                   .setup = holding("", ""),
-                  .run = [](ctx& c) -> asio::awaitable<std::string> {
-                    std::string const path = c.dir + "/large";
-                    write_file(path, large);
-                    auto p = co_await c.w.s3->async_upload_file(c.bucket, "mp", path, asio::use_awaitable);
-                    if (!p) co_return verdict(p);
-                    if (p->parts != 2) co_return "went in " + std::to_string(p->parts) + " parts, not 2";
-                    co_return co_await holds(c, "mp", large);
-                  }});
+                  .run = upload_in_two_parts});
   rows.push_back({.name = "CompleteMultipartUpload", .api = "async_upload_file",
                   .operation = "CompleteMultipartUpload",
                   .redirect = true, .target = R"({"method": "POST", "path": "^/{B}/mp$", "query": "uploadId="})",
                   .setup = holding("", ""),
-                  .run = [](ctx& c) -> asio::awaitable<std::string> {
-                    std::string const path = c.dir + "/large";
-                    write_file(path, large);
-                    auto p = co_await c.w.s3->async_upload_file(c.bucket, "mp", path, asio::use_awaitable);
-                    if (!p) co_return verdict(p);
-                    co_return co_await holds(c, "mp", large);
-                  }});
+                  .run = upload_in_two_parts});
   rows.push_back({.name = "CopyObject", .api = "async_copy_object", .operation = "CopyObject",
                   .redirect = true, .target = R"({"method": "PUT", "path": "^/{B}/copy$"})", .setup = holding("g", small),
                   .run = [](ctx& c) -> asio::awaitable<std::string> {
