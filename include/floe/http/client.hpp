@@ -33,6 +33,8 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 namespace floe::http {
 
@@ -92,6 +94,11 @@ class client {
 
   /// Idle connections in the pool of `ep` (0 if it has none).
   FLOE_DECL std::size_t idle_connections(endpoint const& ep) const noexcept;
+
+  /// Every address the client knows of `host`:`port` (the name it connects
+  /// to: the proxy's when one applies), in the resolver's order, with its
+  /// open connections and bench (client_config::addresses).
+  FLOE_DECL std::vector<address_report> addresses(std::string_view host, std::uint16_t port) const;
 
   /// Closes every idle pooled connection.
   FLOE_DECL void close_idle();

@@ -1,6 +1,7 @@
 // The address book's decisions (which address a new connection goes to,
 // benching, when to resolve again), on a fake clock: no socket, no resolver.
 #include <floe/http/address_book.hpp>
+#include <floe/http/connect.hpp>
 
 #include <doctest/doctest.h>
 
@@ -165,4 +166,31 @@ TEST_CASE("address book: addresses already tried are skipped; none left, or an u
   b.failed(host, port, ip("10.9.9.9"), address_failure::reset, t.now);
   b.release("other.example", port, ip("10.0.0.1"));
   CHECK(b.report(host, port, t.now).size() == 2);
+}
+
+TEST_CASE("resolve_overrides: one address, a comma list, several entries for one name; a name that is not an IP fails naming it") {
+  floe::http::client_config cfg;
+  cfg.resolve_overrides = {{"a.example", "127.0.0.1"},
+                           {"B.example", "127.0.0.1, 127.0.0.2,127.0.0.3"},
+                           {"b.example", "::1"},
+                           {"bad.example", "127.0.0.1,localhost"}};
+  std::vector<address> out;
+  bool found = false;
+  auto e = floe::http::detail::override_addresses(cfg, "A.EXAMPLE", out, found);
+  CHECK_FALSE(e.code);
+  CHECK(found);
+  CHECK(out == std::vector<address>{ip("127.0.0.1")});
+  out.clear();
+  e = floe::http::detail::override_addresses(cfg, "b.example", out, found);
+  CHECK_FALSE(e.code);
+  CHECK(out == std::vector<address>{ip("127.0.0.1"), ip("127.0.0.2"), ip("127.0.0.3"), ip("::1")});
+  out.clear();
+  e = floe::http::detail::override_addresses(cfg, "c.example", out, found);
+  CHECK_FALSE(e.code);
+  CHECK_FALSE(found);
+  CHECK(out.empty());
+  e = floe::http::detail::override_addresses(cfg, "bad.example", out, found);
+  CHECK(e.code == floe::errc::invalid_argument);
+  CHECK(e.diag.message ==
+        "resolve_overrides entry for \"bad.example\" is \"127.0.0.1,localhost\": \"localhost\" is not an IP address");
 }

@@ -8,6 +8,7 @@
 
 #include <boost/asio/this_coro.hpp>
 
+#include <chrono>
 #include <new>
 
 // http::client: the pool's bookkeeping and one exchange (exchange.hpp) as an
@@ -22,7 +23,7 @@
 namespace floe::http {
 
 FLOE_DECL client::client(executor_type ex, client_config cfg)
-    : ex_(std::move(ex)), cfg_(std::move(cfg)), quota_(cfg_.retry), state_(std::make_unique<detail::client_state>(ex_)) {}
+    : ex_(std::move(ex)), cfg_(std::move(cfg)), quota_(cfg_.retry), state_(std::make_unique<detail::client_state>(ex_, cfg_.addresses)) {}
 
 FLOE_DECL client::~client() { close_idle(); }
 
@@ -30,6 +31,10 @@ FLOE_DECL std::size_t client::idle_connections(endpoint const& ep) const noexcep
   for (auto const& p : state_->pools)
     if (p->ep == ep) return p->idle.size();
   return 0;
+}
+
+FLOE_DECL std::vector<address_report> client::addresses(std::string_view host, std::uint16_t port) const {
+  return state_->book->report(host, port, std::chrono::steady_clock::now());
 }
 
 FLOE_DECL void client::close_idle() {
