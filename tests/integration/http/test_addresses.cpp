@@ -6,6 +6,8 @@
 #include "servers.hpp"
 
 #include <floe/http/client.hpp>
+#include <floe/service/driver.hpp>
+#include <floe/sigv4/canonical.hpp>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
@@ -87,7 +89,12 @@ struct four_addresses {
 TEST_CASE_FIXTURE(four_addresses, "addresses: new connections spread evenly over every address of the name") {
   std::vector<std::string> peers;
   auto cfg = config();
-  cfg.observer = [&](floe::http::exchange_view const& v) { peers.emplace_back(v.peer); };
+  cfg.observer = [&](floe::http::exchange_view const& v) {
+    peers.emplace_back(v.peer);
+    CHECK(v.ttfb.count() > 0);  // a reply came: its first byte was timed
+    CHECK(v.ttfb <= v.elapsed);
+    CHECK_FALSE(v.hedge);
+  };
   client c(io.get_executor(), cfg);
   for (auto const& e : at_once(c, 8)) CHECK_MESSAGE(!e.code, e.what());
   CHECK(c.stats().connections_opened == 8);
@@ -153,6 +160,55 @@ TEST_CASE_FIXTURE(four_addresses, "addresses: one that accepts and never answers
   for (auto const& e : at_once(c, 8)) CHECK_MESSAGE(!e.code, e.what());
   CHECK(by_address()["127.0.0.2"] == 1);
   CHECK(report_of(c, "127.0.0.2").failures == 1);
+}
+
+TEST_CASE_FIXTURE(four_addresses, "addresses: through the request driver, a blackholed address costs an attempt, never a request") {
+  set_mode("127.0.0.4", "blackhole");
+  auto cfg = config();
+  cfg.idle_timeout = std::chrono::milliseconds(400);
+  std::vector<std::string> timed_out_peers;
+  cfg.observer = [&](floe::http::exchange_view const& v) {
+    if (v.ec == errc::timeout) timed_out_peers.emplace_back(v.peer);
+  };
+  client c(io.get_executor(), cfg);
+  floe::service::description d;
+  d.id = "s3";
+  d.signing_name = "s3";
+  d.proto = floe::service::protocol::rest_xml;
+  d.s3_signing = true;
+  floe::service::driver_config dc;
+  dc.retry = c.config().retry;
+  floe::service::driver drv(c, d, nullptr, dc);
+  std::vector<std::unique_ptr<request>> reqs;
+  std::vector<std::unique_ptr<response>> ress;
+  std::vector<std::future<floe::error>> fs;
+  floe::service::request_spec spec;
+  spec.operation = "ListBuckets";
+  spec.resource = "/";
+  spec.ep = &ep;
+  spec.path = "/";
+  spec.region = "us-east-1";
+  spec.payload_hash = floe::sigv4::unsigned_payload;
+  spec.signs = false;
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 8; ++i) {
+      reqs.push_back(std::make_unique<request>(floe::test::bare_request("GET", "/")));
+      reqs.back()->headers.set("Authorization", dummy_auth);
+      ress.push_back(std::make_unique<response>());
+      fs.push_back(drv.async_run(spec, *reqs.back(), *ress.back(), asio::use_future));
+    }
+    for (std::size_t i = fs.size() - 8; i < fs.size(); ++i) {
+      auto e = finish(io, fs[i]);
+      CHECK_MESSAGE(!e.code, e.what());
+      CHECK(ress[i]->status == 200);
+    }
+  }
+  // The first round's connections to 127.0.0.4 (2 of 8) stalled; their
+  // retries, and the whole second round, went elsewhere.
+  CHECK(timed_out_peers.size() == 2);
+  for (auto const& p : timed_out_peers) CHECK(p == "127.0.0.4:" + std::to_string(ep.port));
+  CHECK(by_address()["127.0.0.4"] == 2);
+  CHECK(report_of(c, "127.0.0.4").benched);
 }
 
 TEST_CASE_FIXTURE(four_addresses, "warm-up: n connections opened ahead of traffic, spread over the addresses, and the first requests reuse them") {
