@@ -77,6 +77,7 @@ void log_exchange(global_options const& g, http::exchange_view const& v) {
   s += v.operation.empty() ? std::string_view("request") : v.operation;
   s += " #" + std::to_string(v.attempt);
   if (v.resend) s += " resend";
+  if (v.hedge) s += v.hedge_won ? " hedge won" : " hedge";
   s += "] ";
   s += v.method;
   s += ' ';
@@ -112,7 +113,16 @@ void log_exchange(global_options const& g, http::exchange_view const& v) {
   }
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(v.elapsed).count();
   s += " (" + std::to_string(ms) + " ms";
-  s += v.reused_connection ? ", reused connection)" : ", new connection)";
+  if (v.ttfb.count() > 0) {
+    auto const us = std::chrono::duration_cast<std::chrono::microseconds>(v.ttfb).count();
+    s += ", ttfb " + std::to_string(us / 1000) + "." + std::to_string(us % 1000 / 100) + " ms";
+  }
+  s += v.reused_connection ? ", reused connection" : ", new connection";
+  if (!v.peer.empty()) {
+    s += " to ";
+    s += v.peer;
+  }
+  s += ')';
   debug_line(g, s);
   if (!g.debug_headers) return;
   auto dump = [&](http::fields const* f, char const* dir) {

@@ -4,6 +4,7 @@
 
 #include <boost/system/error_code.hpp>
 
+#include <chrono>
 #include <string>
 
 namespace floe::http::detail {
@@ -17,6 +18,8 @@ struct attempt_state {
   bool reply_started = false;
   bool sink_dirty = false;  // bytes went to a sink that cannot be reset
   bool reusable = false;
+  std::chrono::steady_clock::time_point sent;        // the request's first byte went out
+  std::chrono::steady_clock::time_point first_byte;  // the reply's first byte came (with reply_started)
 };
 
 }  // namespace floe::http::detail

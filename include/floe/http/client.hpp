@@ -33,6 +33,8 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <string_view>
+#include <vector>
 
 namespace floe::http {
 
@@ -43,6 +45,7 @@ struct client_state;
 FLOE_DECL boost::asio::awaitable<error> run_send(client& c, endpoint const& ep, request& req, response& res);
 FLOE_DECL boost::asio::awaitable<result<response>> run_send_value(client& c, endpoint const& ep, request& req);
 FLOE_DECL error error_from_exception(std::exception_ptr const& e);
+FLOE_DECL boost::asio::awaitable<error> run_warm_up(client& c, endpoint const& ep, std::size_t n);
 
 template <class Sig, class Handler, class Awaitable>
 void spawn(boost::asio::any_io_executor const& ex, Awaitable&& op, Handler&& handler) {
@@ -93,6 +96,11 @@ class client {
   /// Idle connections in the pool of `ep` (0 if it has none).
   FLOE_DECL std::size_t idle_connections(endpoint const& ep) const noexcept;
 
+  /// Every address the client knows of `host`:`port` (the name it connects
+  /// to: the proxy's when one applies), in the resolver's order, with its
+  /// open connections and bench (client_config::addresses).
+  FLOE_DECL std::vector<address_report> addresses(std::string_view host, std::uint16_t port) const;
+
   /// Closes every idle pooled connection.
   FLOE_DECL void close_idle();
 
@@ -124,6 +132,27 @@ class client {
         token, &ep, &req, &res);
   }
 
+  /// Warm-up, for services that want no handshake inside their first
+  /// requests: opens connections to `ep` (TCP, the proxy's CONNECT, TLS
+  /// done), at the same time, until `n` idle ones wait in its pool (at most
+  /// max_connections_per_host open), each to an address of the address
+  /// book as any new connection (so spread over the store's addresses),
+  /// and parks them there. Completes with no error when every one opened,
+  /// else with the first failure (those that opened stay parked). They
+  /// expire as any idle connection (pool_idle_timeout).
+  ///
+  /// Cancellation: terminal cancellation aborts the connections still
+  /// opening and completes, once they ended, with operation_aborted.
+  /// Lifetimes: the client and `ep` must outlive the operation.
+  template <class Token = boost::asio::deferred_t>
+  auto async_warm_up(endpoint const& ep, std::size_t n, Token&& token = {}) {
+    return boost::asio::async_initiate<Token, void(error)>(
+        [this](auto handler, endpoint const* e, std::size_t count) {
+          detail::spawn<void(error)>(ex_, detail::run_warm_up(*this, *e, count), std::move(handler));
+        },
+        token, &ep, n);
+  }
+
   /// As above, completing with a fresh response or the error.
   template <class Token = boost::asio::deferred_t>
   auto async_send(endpoint const& ep, request& req, Token&& token = {}) {
@@ -136,6 +165,7 @@ class client {
 
  private:
   friend struct detail::client_state;
+  friend boost::asio::awaitable<error> detail::run_warm_up(client&, endpoint const&, std::size_t);
   friend boost::asio::awaitable<void> detail::run_exchange(client&, endpoint const&, request&, response&, unsigned,
                                                            error&, exchange_facts&);
 

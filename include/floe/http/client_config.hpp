@@ -1,6 +1,7 @@
 #pragma once
 // Settings of an http::client. Zero durations mean "none".
 
+#include <floe/http/address_book.hpp>
 #include <floe/http/fields.hpp>
 #include <floe/http/proxy.hpp>
 #include <floe/http/tls.hpp>
@@ -38,6 +39,16 @@ struct exchange_view {
   bool resend = false;                        // a resend after a reused connection was found closed
   bool reused_connection = false;
   std::chrono::steady_clock::duration elapsed{};  // from taking a connection to the end of the reply
+  /// The address the connection went to, "127.0.0.3:443" ("[::1]:443"):
+  /// the proxy's when one was used. Empty when no connection was made.
+  std::string_view peer;
+  /// From the request's first byte written to the reply's first byte read;
+  /// zero when no reply byte came.
+  std::chrono::steady_clock::duration ttfb{};
+  /// The attempt was a hedge (a second copy of a slow request, sent by the
+  /// request driver), and it won (its reply was the one used).
+  bool hedge = false;
+  bool hedge_won = false;
 };
 
 /// Called after every exchange (each attempt of a driver, and each resend) on the
@@ -99,7 +110,18 @@ struct client_config {
   /// connection goes there: the Host header, the signature, TLS (SNI and
   /// the certificate's name), NO_PROXY and the pool keep the name. For local
   /// stores whose virtual-hosted names are not in DNS, and for tests.
+  ///
+  /// The address may be a comma list, "127.0.0.1,127.0.0.2" (spaces
+  /// allowed), and several entries may name one host: the name then has
+  /// every address listed, as a name with several DNS records (see
+  /// `addresses`). Each must be an IP literal (IPv6 without brackets);
+  /// anything else fails the connection naming the entry.
   std::vector<std::pair<std::string, std::string>> resolve_overrides;
+  /// Every address of a store: how long a name's addresses are used before
+  /// it is resolved again, and how long an address that refused, reset or
+  /// stalled is left out of new connections (address_book.hpp). New
+  /// connections go to the address with the fewest open connections.
+  address_params addresses;
 };
 
 }  // namespace floe::http

@@ -3,6 +3,7 @@
 // read and write buffers, and reads and writes on whichever stream it is.
 // Its deadlines are kept by the client's watchdog (deadline.hpp).
 
+#include <floe/http/address_book.hpp>
 #include <floe/http/deadline.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -19,6 +20,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +31,29 @@ namespace floe::http::detail {
 // coroutine frame of its own) completing with its error as a value.
 inline constexpr auto tuple_awaitable = boost::asio::as_tuple(boost::asio::deferred);
 
+// The address a connection went to, counted as open in the client's address
+// book until the connection closes (the book outlives the client if a
+// connection does).
+struct address_lease {
+  std::shared_ptr<address_book> book;
+  std::string host;  // the (host, port) the book knows it under
+  std::uint16_t port = 0;
+  boost::asio::ip::address addr;
+
+  explicit operator bool() const noexcept { return book != nullptr; }
+  void release() noexcept {
+    if (!book) return;
+    book->release(host, port, addr);
+    book.reset();
+  }
+  void failed(address_failure why) const {
+    if (book) book->failed(host, port, addr, why, std::chrono::steady_clock::now());
+  }
+  void succeeded() const noexcept {
+    if (book) book->succeeded(host, port, addr);
+  }
+};
+
 class connection final : public deadline {
  public:
   using tcp = boost::asio::ip::tcp;
@@ -36,7 +61,10 @@ class connection final : public deadline {
 
   connection(boost::asio::any_io_executor const& ex, std::shared_ptr<watchdog> dog)
       : deadline(std::move(dog)), sock_(ex) {}
-  ~connection() { stop_watch(); }
+  ~connection() {
+    stop_watch();
+    lease_.release();
+  }
 
   tcp::socket sock_;
   std::optional<boost::asio::ssl::stream<tcp::socket&>> tls_;
@@ -49,9 +77,12 @@ class connection final : public deadline {
   std::string proxy_auth_;
   unsigned uses_ = 0;
   std::chrono::steady_clock::time_point idle_since_{};
+  address_lease lease_;
+  std::string peer_;  // "ip:port" connected to (the proxy's when one is used)
 
   void close() noexcept {
     stop_watch();
+    lease_.release();
     error_code ig;
     if (resolver_) resolver_->cancel();
     sock_.shutdown(tcp::socket::shutdown_both, ig);

@@ -12,6 +12,8 @@
 
 #include <boost/asio/awaitable.hpp>
 
+#include <chrono>
+
 namespace floe::http {
 
 class client;
@@ -31,6 +33,9 @@ struct exchange_facts {
   bool final = false;
   /// The operation's cancellation slot fired (the error is operation_aborted).
   bool cancelled = false;
+  /// From the request's first byte written to the reply's first byte read
+  /// (zero: no reply byte came).
+  std::chrono::steady_clock::duration ttfb{};
 };
 
 namespace detail {

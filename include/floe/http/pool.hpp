@@ -6,6 +6,7 @@
 
 #include <floe/config.hpp>
 #include <floe/error.hpp>
+#include <floe/http/address_book.hpp>
 #include <floe/http/client_config.hpp>
 #include <floe/http/connection.hpp>
 #include <floe/http/deadline.hpp>
@@ -50,8 +51,10 @@ struct host_pool {
 
 // Everything a client keeps besides its settings and counters.
 struct client_state {
-  explicit client_state(boost::asio::any_io_executor const& ex) : dog(std::make_shared<watchdog>(ex)) {}
+  client_state(boost::asio::any_io_executor const& ex, address_params const& addresses)
+      : dog(std::make_shared<watchdog>(ex)), book(std::make_shared<address_book>(addresses)) {}
   std::shared_ptr<watchdog> dog;
+  std::shared_ptr<address_book> book;  // every address of every name connected to
   std::vector<std::unique_ptr<host_pool>> pools;
   std::shared_ptr<boost::asio::ssl::context> tls;
 

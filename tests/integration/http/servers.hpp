@@ -1,7 +1,8 @@
 #pragma once
 // A private instance of the test proxy (tests/support/proxy) for this test
 // program: a reverse proxy with a TLS listener in front of the moto that
-// scripts/test started, and a forward (CONNECT) proxy. Private so that the
+// scripts/test started, listening on 127.0.0.1-127.0.0.4 (each address can
+// be set to blackhole or refuse), and a forward (CONNECT) proxy. Private so that the
 // connection and request counters this suite asserts are not shared with
 // tests running at the same time.
 
@@ -58,7 +59,7 @@ struct servers {
     static child_process reverse, fwd;
     auto const info = reverse.start({"python3", proxy_dir, "--upstream", moto, "--tls-port", "0", "--tls-cert",
                                      dir + "/server.pem", "--tls-key", dir + "/server.key", "--log",
-                                     dir + "/proxy.log"});
+                                     dir + "/proxy.log", "--addresses", "127.0.0.2,127.0.0.3,127.0.0.4"});
     s.proxy_port = static_cast<std::uint16_t>(json_int(info, "port"));
     s.tls_port = static_cast<std::uint16_t>(json_int(info, "tls_port"));
     s.proxy = "http://127.0.0.1:" + std::to_string(s.proxy_port);

@@ -62,13 +62,17 @@ def main(argv):
     ap.add_argument("--tls-key")
     ap.add_argument("--log")
     ap.add_argument("--ready-file")
+    ap.add_argument("--addresses", default="",
+                    help="more loopback addresses to listen on at the same ports, comma-separated "
+                         "(127.0.0.2,127.0.0.3,127.0.0.4); each can serve, blackhole or refuse")
     ap.add_argument("--verify", action="append", default=[], metavar="AKID=SECRET",
                     help="enable the verifier with this key (repeatable)")
     a = ap.parse_args(argv)
     if bool(a.tls_cert) != bool(a.tls_key):
         sys.exit("proxy: --tls-cert and --tls-key go together")
     px = Proxy(a.upstream, port=a.port, control_port=a.control_port, tls_port=a.tls_port,
-               tls_cert=a.tls_cert, tls_key=a.tls_key, log_path=a.log)
+               tls_cert=a.tls_cert, tls_key=a.tls_key, log_path=a.log,
+               addresses=[x.strip() for x in a.addresses.split(",") if x.strip()])
     if a.verify:
         secrets = dict(kv.split("=", 1) for kv in a.verify)
         px.control("POST", "/verify", {"enabled": True, "secrets": secrets})

@@ -16,6 +16,7 @@ import uuid
 from xml.sax.saxutils import escape
 
 from . import http1, sigv4
+from .addresses import AddressError, Addresses
 from .http1 import HttpError
 from .rules import RevokeArm, Rule, RuleError
 from .sigv4 import VerifyError
@@ -587,7 +588,7 @@ class Proxy:
     """The reverse proxy. Use `await start()` in a running loop, or ProxyThread."""
 
     def __init__(self, upstream, host="127.0.0.1", port=0, control_port=0, tls_port=None,
-                 tls_cert=None, tls_key=None, log_path=None):
+                 tls_cert=None, tls_key=None, log_path=None, addresses=()):
         u = urllib.parse.urlsplit(upstream)
         if u.scheme not in ("http", "https") or not u.hostname:
             raise ValueError("upstream must be http://host:port or https://host:port")
@@ -621,12 +622,15 @@ class Proxy:
         # /reset {"all": true}.
         self.serialize = False
         self.key_locks = {}
+        # --addresses: more loopback addresses at the same ports (addresses.py).
+        self.addresses = Addresses(host, addresses)
 
     async def start(self):
         srv = await asyncio.start_server(lambda r, w: self._client(r, w), self.host, self.want_port,
                                          limit=http1.MAX_HEAD)
         self.servers.append(srv)
         self.port = srv.sockets[0].getsockname()[1]
+        await self.addresses.listen(lambda r, w: self._client(r, w), self.port, None, http1.MAX_HEAD)
         if self.want_control is not None:
             c = await asyncio.start_server(self._control_client, self.host, self.want_control,
                                            limit=http1.MAX_HEAD)
@@ -639,10 +643,13 @@ class Proxy:
                                            self.want_tls or 0, ssl=ctx, limit=http1.MAX_HEAD)
             self.servers.append(t)
             self.tls_port = t.sockets[0].getsockname()[1]
+            await self.addresses.listen(lambda r, w: self._client(r, w), self.tls_port, ctx,
+                                        http1.MAX_HEAD)
         self.log.info("proxy listening on %s:%s (tls %s, control %s) for upstream %s", self.host,
                       self.port, self.tls_port, self.control_port, self.upstream_url)
 
     async def close(self):
+        self.addresses.close()
         for s in self.servers:
             s.close()
         tasks = list(self.sessions)
@@ -656,6 +663,9 @@ class Proxy:
                 pass
 
     async def _client(self, reader, writer):
+        if self.addresses.accepted(writer) == "blackhole":
+            await self._blackhole(reader, writer)
+            return
         self.stats.connections += 1
         self.cids += 1
         s = Session(self, reader, writer, self.cids)
@@ -669,6 +679,17 @@ class Proxy:
             pass
         finally:
             s.close()
+            self.sessions.discard(task)
+
+    async def _blackhole(self, reader, writer):
+        task = asyncio.current_task()
+        self.sessions.add(task)
+        try:
+            await Addresses.blackhole(reader)
+        except (ConnectionError, ssl.SSLError, OSError, asyncio.CancelledError):
+            pass
+        finally:
+            writer.close()
             self.sessions.discard(task)
 
     # control API -------------------------------------------------------
@@ -751,12 +772,21 @@ class Proxy:
             if len(parts) == 3 and parts[2] == "release" and method == "POST":
                 return 200, {"released": self._release(rule)}
         if parts == ["stats"] and method == "GET":
-            return 200, self.stats.describe()
+            return 200, dict(self.stats.describe(), by_address=self.addresses.describe()["connections"])
+        if parts == ["addresses"] and method in ("GET", "POST"):
+            if method == "POST":
+                try:
+                    self.addresses.set_modes(body)
+                except AddressError as e:
+                    return 400, {"error": str(e)}
+                self.log.info("address modes: %s", self.addresses.describe()["modes"])
+            return 200, self.addresses.describe()
         if parts == ["reset"] and method == "POST":
             for r in self.rules.values():
                 self._release(r)
             self.rules.clear()
             self.stats.reset()
+            self.addresses.reset()
             self.verifier.revoked.clear()
             self.revoke_arms.clear()
             if isinstance(body, dict) and body.get("all"):

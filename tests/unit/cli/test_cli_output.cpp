@@ -108,6 +108,20 @@ TEST_CASE("log_exchange: one line per attempt; --debug adds headers with secrets
         "floe: debug: [GetObject #2] GET http://127.0.0.1:9000/b/k?X-Amz-Signature=REDACTED&versionId=3 -> 301 "
         "request-id RID42 bucket-region eu-west-1 location http://other/b/k?X-Amz-Signature=REDACTED "
         "(12 ms, reused connection)\n");
+  // With the address connected to, the time to first byte, and a hedge's flags.
+  v.peer = "127.0.0.3:9000";
+  v.ttfb = std::chrono::microseconds(10'250);
+  v.hedge = true;
+  v.hedge_won = true;
+  v.reused_connection = false;
+  line = logged(g, v);
+  CHECK(line.find("[GetObject #2 hedge won] GET ") != std::string::npos);
+  CHECK(line.find("(12 ms, ttfb 10.2 ms, new connection to 127.0.0.3:9000)\n") != std::string::npos);
+  v.hedge_won = false;
+  CHECK(logged(g, v).find("[GetObject #2 hedge] GET ") != std::string::npos);
+  v.peer = {};
+  v.ttfb = {};
+  v.hedge = false;
 
   g.debug_headers = true;
   auto all = logged(g, v);

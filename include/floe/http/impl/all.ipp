@@ -5,6 +5,7 @@
 #include <floe/http/impl/tls.ipp>
 #include <floe/http/impl/error_words.ipp>
 #include <floe/http/impl/deadline.ipp>
+#include <floe/http/impl/address_book.ipp>
 #include <floe/http/impl/reply_body.ipp>
 #include <floe/http/impl/reply_reader.ipp>
 #include <floe/http/impl/request_head.ipp>

@@ -8,6 +8,7 @@
 #include <boost/asio/buffer.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <string_view>
 
 namespace floe::http::detail {
@@ -60,6 +61,7 @@ FLOE_DECL boost::asio::awaitable<bool> read_reply(connection& c, request const& 
     auto [ec, n] = co_await c.async_read_some(c.rbuf_.prepare(want), tuple_awaitable);
     c.rbuf_.commit(n);
     if (n > 0) {
+      if (!a.reply_started) a.first_byte = std::chrono::steady_clock::now();
       a.reply_started = true;
       c.progress();
       c.count(n);
@@ -91,6 +93,7 @@ FLOE_DECL boost::asio::awaitable<void> run_attempt(connection& c, endpoint const
   bool const expect = req.body.type() == body_source::kind::stream && req.body.size() > 0;
   write_head(c, ep, req, expect);
   ++c.uses_;
+  a.sent = std::chrono::steady_clock::now();
   auto const idle = req.idle_timeout.count() > 0 ? req.idle_timeout : cfg.idle_timeout;
   c.watch(idle);
   bool const has_body = req.body.type() != body_source::kind::none && req.body.size() > 0;

@@ -29,7 +29,7 @@ inline bool cancellation_fired(boost::asio::cancellation_state const& cs) noexce
 // Tells the exchange observer what one attempt did (never a body).
 inline void observe_exchange(client_config const& cfg, endpoint const& ep, request const& req, response const& res,
                              attempt_state const& a, unsigned attempt, bool resend, bool reused,
-                             std::chrono::steady_clock::time_point t0) {
+                             std::chrono::steady_clock::time_point t0, connection const* c) {
   exchange_view v;
   v.operation = req.operation;
   v.method = req.method;
@@ -45,6 +45,8 @@ inline void observe_exchange(client_config const& cfg, endpoint const& ep, reque
   v.resend = resend;
   v.reused_connection = reused;
   v.elapsed = std::chrono::steady_clock::now() - t0;
+  if (c != nullptr) v.peer = c->peer_;
+  if (a.reply_started) v.ttfb = a.first_byte - a.sent;
   cfg.observer(v);
 }
 
@@ -56,7 +58,21 @@ inline void transport_failure(error& out, exchange_facts& f, attempt_state const
   f.body_consumed = a.body_consumed;
   f.sink_dirty = a.sink_dirty;
   f.timed_out = a.timed_out;
+  if (a.reply_started) f.ttfb = a.first_byte - a.sent;
   f.final = a.ec == errc::reply_too_large || a.ec == errc::invalid_argument;
+}
+
+// What the attempt says of the address its connection went to: a stall (a
+// timeout with no reply byte) or a fresh connection reset before any reply
+// byte benches it; a reply on a fresh connection clears its bench.
+inline void note_address(connection const& c, attempt_state const& a, bool reused) {
+  if (a.reply_started) {
+    if (!reused) c.lease_.succeeded();
+  } else if (a.ec && a.timed_out) {
+    c.lease_.failed(address_failure::stalled);
+  } else if (a.ec && !reused && is_stale_connection_error(a.ec)) {
+    c.lease_.failed(address_failure::reset);
+  }
 }
 
 inline void aborted(error& out, exchange_facts& f) {
@@ -108,7 +124,7 @@ FLOE_DECL boost::asio::awaitable<void> run_exchange(client& cl, endpoint const& 
       a.timed_out = err.code == errc::timeout;
       a.reached_server = false;
       if (!err.diag.message.empty()) a.why = err.diag.message;
-      if (cfg.observer) observe_exchange(cfg, ep, req, res, a, attempt, false, false, t0);
+      if (cfg.observer) observe_exchange(cfg, ep, req, res, a, attempt, false, false, t0, nullptr);
       if (err.diag.http_status != 0) {  // a proxy refused CONNECT: its answer is the failure
         f.reached_server = false;
         f.final = true;
@@ -120,7 +136,8 @@ FLOE_DECL boost::asio::awaitable<void> run_exchange(client& cl, endpoint const& 
     ++cl.stats_.attempts;
     if (!reused) ++cl.stats_.connections_opened;
     co_await run_attempt(*conn, ep, req, res, cfg, a);
-    if (cfg.observer) observe_exchange(cfg, ep, req, res, a, attempt, resending, reused, t0);
+    note_address(*conn, a, reused);
+    if (cfg.observer) observe_exchange(cfg, ep, req, res, a, attempt, resending, reused, t0, conn.get());
     resending = false;
     bool const was_cancelled = cancellation_fired(co_await asio::this_coro::cancellation_state);
     release(cfg, st, ep, std::move(conn), !a.ec && a.reusable && !was_cancelled);
@@ -144,6 +161,7 @@ FLOE_DECL boost::asio::awaitable<void> run_exchange(client& cl, endpoint const& 
     if (a.ec) co_return transport_failure(err, f, a);
     f.body_consumed = a.body_consumed;
     f.sink_dirty = a.sink_dirty;
+    if (a.reply_started) f.ttfb = a.first_byte - a.sent;
     err.clear();
     co_return;
   }

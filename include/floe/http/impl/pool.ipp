@@ -26,7 +26,7 @@ FLOE_DECL boost::asio::awaitable<void> acquire(client& cl, client_state& st, end
     if (pool.total < std::max<std::size_t>(cfg.max_connections_per_host, 1)) {
       ++pool.total;
       auto c = std::make_shared<connection>(cl.get_executor(), st.dog);
-      auto e = co_await connect(*c, ep, cfg, st.tls);
+      auto e = co_await connect(*c, ep, cfg, st.tls, st.book);
       if (e.code) {
         c->close();
         --pool.total;
