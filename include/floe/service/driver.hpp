@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -116,6 +117,12 @@ struct request_spec {
   bool if_match = false;          // a conditional write with If-Match (404 NoSuchKey: gone)
   bool may_200_error = false;     // S3: the operation may answer 200 with <Error>
   request_hooks* hooks = nullptr;
+  /// The call's deadline on the steady clock, set once for every request
+  /// of one call (a download's resumes share it), with the whole `budget`
+  /// for the error's words. None: the driver's config().retry.deadline
+  /// from this request's start, when not zero.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::chrono::nanoseconds budget{0};
 
   // The driver's scratch for this request, kept here rather than in its
   // coroutine frame (Asio recycles frames only up to ~1 KiB).
@@ -159,7 +166,11 @@ class driver {
   /// last reply, if any (`res.kind`, `res.retry_stop`, `res.attempts`).
   /// Runs in the calling coroutine and shares its cancellation state:
   /// terminal cancellation aborts the attempt in flight or the back-off
-  /// (out: operation_aborted). Never throws (except std::bad_alloc).
+  /// (out: operation_aborted). With a deadline (spec.deadline, else
+  /// config().retry.deadline) no attempt or back-off starts that would
+  /// pass it, an attempt or credentials fetch in flight when it passes is
+  /// cut (its connection closed), and `out` is errc::timeout naming the
+  /// budget and the attempts made. Never throws (except std::bad_alloc).
   FLOE_DECL boost::asio::awaitable<void> run(request_spec& spec, http::request& req, http::response& res, error& out);
 
   /// run() as an asynchronous operation of its own for any completion
@@ -193,6 +204,15 @@ class driver {
                                   credentials::credentials const* signer, error& out);
   FLOE_DECL void failed(request_machine const& m, action const& a, request_spec& spec, http::request const& req,
                         http::response& res, credentials::credentials const* signer, bool sink_dirty, error& out) const;
+  // The deadline of this run of `spec` (none: {}), from now.
+  FLOE_DECL std::chrono::steady_clock::time_point deadline_of(request_spec const& spec) const;
+  // An exchange or a credentials fetch raced against the deadline: the
+  // waits that may outlast it.
+  FLOE_DECL boost::asio::awaitable<bool> exchange_until(std::chrono::steady_clock::time_point until, request_spec& spec,
+                                                        http::request& req, http::response& res, unsigned attempt,
+                                                        error& out, http::exchange_facts& xf);
+  FLOE_DECL boost::asio::awaitable<bool> fetch_until(std::chrono::steady_clock::time_point until, credentials::credentials& c,
+                                                     error& why);
 
   http::client& http_;
   description desc_;

@@ -7,6 +7,7 @@
 #include <floe/service/request_machine.hpp>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/cancellation_state.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -33,6 +34,29 @@ inline bool fired(boost::asio::cancellation_state const& cs) noexcept {
 inline boost::asio::awaitable<void> back_off(boost::asio::any_io_executor ex, std::chrono::nanoseconds delay) {
   boost::asio::steady_timer t(ex, delay);
   co_await t.async_wait(boost::asio::as_tuple(boost::asio::deferred));
+}
+
+// Waits on `t`: true when it expired, false when cancelled (the raced
+// wait ended first, or the caller cancelled).
+inline boost::asio::awaitable<bool> expiry(boost::asio::steady_timer& t) {
+  auto [ec] = co_await t.async_wait(boost::asio::as_tuple(boost::asio::deferred));
+  co_return !ec;
+}
+
+// One exchange as a coroutine of its own (the deadline's race runs it
+// beside the timer): as in driver::run, a cancellation is an outcome, not
+// an exception.
+inline boost::asio::awaitable<void> guarded_exchange(http::client& c, http::endpoint const& ep, http::request& req,
+                                                     http::response& res, unsigned attempt, error& out,
+                                                     http::exchange_facts& xf) {
+  co_await boost::asio::this_coro::throw_if_cancelled(false);
+  try {
+    co_await http::detail::run_exchange(c, ep, req, res, attempt, out, xf);
+  } catch (...) {
+    out = http::detail::error_from_exception(std::current_exception());
+    xf = {};
+    xf.final = true;
+  }
 }
 
 inline bool excluded_from_signing(std::string_view name) noexcept {
@@ -208,12 +232,48 @@ FLOE_DECL void driver::failed(request_machine const& m, action const& a, request
       if (spec.stale) out = std::move(*spec.stale);
       add_declined_refresh(out, provider_ ? provider_->describe() : std::string("the provider"));
       break;
+    case failure::deadline: {
+      // What the last attempt met, when it failed before the deadline cut
+      // the next one or refused its back-off.
+      res.retry_stop = a.stop;
+      error last = std::move(out);
+      if (!last.code && res.status != 0 && res.kind != errors::kind::success)
+        reply_error(spec, req, res, signer, m.attempt(), last);
+      auto const budget = spec.deadline ? spec.budget : std::chrono::nanoseconds(cfg_.retry.deadline);
+      out = deadline_error(budget, m.attempt(), last);
+      add_context(out, spec.operation, spec.resource);
+      break;
+    }
     case failure::credentials:
     case failure::none:
       add_context(out, spec.operation, spec.resource);
       break;
   }
   if (!out.code) out = error(errc::service_error);
+}
+
+FLOE_DECL std::chrono::steady_clock::time_point driver::deadline_of(request_spec const& spec) const {
+  if (spec.deadline) return *spec.deadline;
+  if (cfg_.retry.deadline.count() > 0) return std::chrono::steady_clock::now() + cfg_.retry.deadline;
+  return {};
+}
+
+FLOE_DECL boost::asio::awaitable<bool> driver::exchange_until(std::chrono::steady_clock::time_point until,
+                                                              request_spec& spec, http::request& req,
+                                                              http::response& res, unsigned attempt, error& out,
+                                                              http::exchange_facts& xf) {
+  using namespace boost::asio::experimental::awaitable_operators;
+  boost::asio::steady_timer t(http_.get_executor(), until);
+  auto const r = co_await (detail::guarded_exchange(http_, *spec.ep, req, res, attempt, out, xf) || detail::expiry(t));
+  co_return r.index() == 0;
+}
+
+FLOE_DECL boost::asio::awaitable<bool> driver::fetch_until(std::chrono::steady_clock::time_point until,
+                                                           credentials::credentials& c, error& why) {
+  using namespace boost::asio::experimental::awaitable_operators;
+  boost::asio::steady_timer t(http_.get_executor(), until);
+  auto const r = co_await (fetch(c, why) || detail::expiry(t));
+  co_return r.index() == 0;
 }
 
 FLOE_DECL request_machine::params driver::machine_params(request_spec const& spec, http::request& req) const {
@@ -238,7 +298,14 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
   // in the plain member functions above; big values live in `spec`; errors
   // are written, not returned.
   out.clear();
+  // The deadline ({}: none); only with one is the clock read.
+  auto const until = deadline_of(spec);
+  bool const timed = until != std::chrono::steady_clock::time_point{};
   request_machine m(cfg_.retry, http_.quota(), machine_params(spec, req));
+  if (timed) {
+    m.set_deadline(until);
+    m.at(std::chrono::steady_clock::now());
+  }
   std::shared_ptr<credentials::credentials const> lent;
   credentials::credentials const* signer = nullptr;
   http::exchange_facts xf;
@@ -258,9 +325,21 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
         lent.reset();
         signer = lend_or_get(spec, lent, out);
         if (!signer && !out.code) {
-          co_await fetch(spec.owned, out);
+          if (!timed) {
+            co_await fetch(spec.owned, out);
+          } else if (!co_await fetch_until(until, spec.owned, out)) {
+            if (detail::fired(co_await asio::this_coro::cancellation_state)) {
+              out = error(asio::error::operation_aborted);
+              over = true;
+              break;
+            }
+            out.clear();
+            a = m.on_deadline();
+            break;
+          }
           if (!out.code) signer = &spec.owned;
         }
+        if (timed) m.at(std::chrono::steady_clock::now());
         a = signer ? m.on_credentials(signer->generation) : m.on_credentials_failed();
         break;
       case step::send:
@@ -276,17 +355,28 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
           over = true;
           break;
         }
-        try {
-          co_await http::detail::run_exchange(http_, *spec.ep, req, res, m.attempt(), out, xf);
-        } catch (...) {
-          out = http::detail::error_from_exception(std::current_exception());
-          xf = {};
-          xf.final = true;
+        if (!timed) {
+          try {
+            co_await http::detail::run_exchange(http_, *spec.ep, req, res, m.attempt(), out, xf);
+          } catch (...) {
+            out = http::detail::error_from_exception(std::current_exception());
+            xf = {};
+            xf.final = true;
+          }
+        } else if (!co_await exchange_until(until, spec, req, res, m.attempt(), out, xf) &&
+                   !detail::fired(co_await asio::this_coro::cancellation_state)) {
+          // Cut by the deadline (its connection closed): no reply to name.
+          out.clear();
+          res.status = 0;
+          a = m.on_deadline();
+          break;
         }
         if (xf.cancelled) {
+          if (timed) out = error(asio::error::operation_aborted);
           over = true;
           break;
         }
+        if (timed) m.at(std::chrono::steady_clock::now());
         a = after_exchange(m, spec, req, res, xf, signer, out);
         break;
       case step::ask_service:
