@@ -42,6 +42,9 @@ struct op_spec {
   bool conditional_read = false;
   /// The operation can answer 200 with an <Error> body (Complete, Copy).
   bool may_200_error = false;
+  /// A read the driver may hedge (GetObject, HeadObject, the List
+  /// operations): never a write.
+  bool hedgeable = false;
   /// Asked before every attempt but the first (a retry or a resend of the
   /// same request); an error ends the request with it. A streamed GET
   /// refuses a new attempt once it handed bytes to its sink: the whole body

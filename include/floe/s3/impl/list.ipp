@@ -26,6 +26,7 @@ FLOE_DECL boost::asio::awaitable<result<list_page>> client::do_list_page(detail:
   detail::op_spec op;
   op.operation = "ListObjectsV2";
   op.method = "GET";
+  op.hedgeable = true;
   op.bucket = cur.bucket;
   detail::list_objects_query(op.query, cur.params, cur.listed, cur.token);
   op.deadline = cur.deadline;
@@ -81,6 +82,7 @@ FLOE_DECL boost::asio::awaitable<result<bucket_listing>> client::do_list_buckets
     detail::op_spec op;
     op.operation = "ListBuckets";
     op.method = "GET";
+    op.hedgeable = true;
     if (!token.empty()) op.query.add("continuation-token", token);
     http::request req;
     http::response res;

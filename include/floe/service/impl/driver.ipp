@@ -70,7 +70,13 @@ inline bool excluded_from_signing(std::string_view name) noexcept {
 
 FLOE_DECL driver::driver(http::client& http, description d, std::shared_ptr<credentials::provider> provider,
                          driver_config cfg)
-    : http_(http), desc_(d), provider_(std::move(provider)), cfg_(std::move(cfg)), rng_state_(std::random_device{}()) {}
+    : http_(http),
+      desc_(d),
+      provider_(std::move(provider)),
+      cfg_(std::move(cfg)),
+      rng_state_(std::random_device{}()),
+      ttfb_(cfg_.hedge),
+      hedge_budget_(cfg_.hedge) {}
 
 FLOE_DECL double driver::draw() {
   if (cfg_.random) return cfg_.random();
@@ -203,6 +209,8 @@ FLOE_DECL action driver::after_exchange(request_machine& m, request_spec& spec, 
   f.body_consumed = xf.body_consumed;
   f.sink_dirty = xf.sink_dirty;
   res.kind = f.kind;
+  // The store pushes back: no hedging for a while.
+  if (f.kind == errors::kind::throttled || res.status == 503) hedge_budget_.on_throttled();
   return m.on_reply(f, draw());
 }
 
@@ -266,6 +274,93 @@ FLOE_DECL boost::asio::awaitable<bool> driver::exchange_until(std::chrono::stead
   boost::asio::steady_timer t(http_.get_executor(), until);
   auto const r = co_await (detail::guarded_exchange(http_, *spec.ep, req, res, attempt, out, xf) || detail::expiry(t));
   co_return r.index() == 0;
+}
+
+FLOE_DECL bool driver::hedge_eligible(request_spec const& spec, http::request const& req) const noexcept {
+  // Reads only, into memory (two attempts never share a file or a
+  // caller's function), with no body.
+  return spec.hedgeable && (req.method == "GET" || req.method == "HEAD") &&
+         req.sink.type() == http::body_sink::kind::memory && req.body.size() == 0;
+}
+
+FLOE_DECL boost::asio::awaitable<int> driver::hedge_after(request_spec& spec, http::request const& req,
+                                                          unsigned attempt, std::chrono::steady_clock::time_point t0) {
+  namespace asio = boost::asio;
+  using steady = std::chrono::steady_clock;
+  co_await asio::this_coro::throw_if_cancelled(false);
+  auto const& host = spec.ep->host;
+  asio::steady_timer t(http_.get_executor());
+  if (cfg_.hedge.enabled) {
+    t.expires_at(t0 + ttfb_.delay(host, spec.operation, 0, t0));
+    if (!co_await detail::expiry(t)) co_return 0;  // the first attempt ended first
+    if (hedge_budget_.try_hedge()) {
+      ++hedge_stats_.sent;
+      if (!spec.hedge) spec.hedge = std::make_unique<detail::hedge_scratch>();
+      auto& h = *spec.hedge;
+      h.req.clear();
+      h.req.method = req.method;
+      h.req.target = req.target;
+      h.req.headers = req.headers;  // signed as the first: the same request
+      h.req.traits = req.traits;
+      h.req.operation = req.operation;
+      h.req.idle_timeout = req.idle_timeout;
+      h.res.clear();
+      h.out.clear();
+      h.xf = {};
+      h.sent = steady::now();
+      co_await detail::guarded_exchange(http_, *spec.ep, h.req, h.res, attempt, h.out, h.xf);
+      if (!h.out.code && !h.xf.cancelled) co_return 1;
+      // The hedge failed: the first attempt decides.
+      t.expires_at(steady::time_point::max());
+      (void)co_await detail::expiry(t);
+      co_return 0;
+    }
+  }
+  // No hedge: a first byte later than the learned bound is cut like a
+  // timeout, once the bound is learned.
+  if (ttfb_.recent(host, spec.operation, 0, t0) < cfg_.hedge.min_samples) {
+    t.expires_at(steady::time_point::max());
+    (void)co_await detail::expiry(t);
+    co_return 0;
+  }
+  t.expires_at(t0 + std::max<std::chrono::nanoseconds>(ttfb_.late_bound(host, spec.operation, 0, t0),
+                                                        cfg_.hedge.late_min));
+  co_return co_await detail::expiry(t) ? 2 : 0;
+}
+
+FLOE_DECL boost::asio::awaitable<int> driver::exchange_hedged(std::chrono::steady_clock::time_point until,
+                                                              request_spec& spec, http::request& req,
+                                                              http::response& res, unsigned attempt, error& out,
+                                                              http::exchange_facts& xf) {
+  using namespace boost::asio::experimental::awaitable_operators;
+  using steady = std::chrono::steady_clock;
+  auto const t0 = steady::now();
+  boost::asio::steady_timer dl(http_.get_executor(), until == steady::time_point{} ? steady::time_point::max() : until);
+  auto const r = co_await (detail::guarded_exchange(http_, *spec.ep, req, res, attempt, out, xf) ||
+                           hedge_after(spec, req, attempt, t0) || detail::expiry(dl));
+  auto const& host = spec.ep->host;
+  if (r.index() == 0) {
+    if (!out.code && res.status != 0) ttfb_.add(host, spec.operation, 0, steady::now() - t0, steady::now());
+    co_return 0;
+  }
+  if (r.index() == 1) {
+    int const how = std::get<1>(r);
+    if (how == 1) {
+      auto& h = *spec.hedge;
+      ++hedge_stats_.won;
+      ttfb_.add(host, spec.operation, 0, steady::now() - h.sent, steady::now());
+      res = std::move(h.res);
+      out = std::move(h.out);
+      xf = h.xf;
+      co_return 1;
+    }
+    if (how == 2) {
+      ++hedge_stats_.late;
+      co_return 2;
+    }
+    co_return 0;
+  }
+  co_return std::get<2>(r) ? 3 : 0;
 }
 
 FLOE_DECL boost::asio::awaitable<bool> driver::fetch_until(std::chrono::steady_clock::time_point until,
@@ -355,7 +450,24 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
           over = true;
           break;
         }
-        if (!timed) {
+        if (hedge_eligible(spec, req)) {
+          if (m.sends() == 1) hedge_budget_.on_request();
+          int const how = co_await exchange_hedged(until, spec, req, res, m.attempt(), out, xf);
+          if (how >= 2 && !detail::fired(co_await asio::this_coro::cancellation_state)) {
+            res.status = 0;
+            if (how == 3) {
+              out.clear();
+              a = m.on_deadline();
+              break;
+            }
+            // No reply head by the late bound: a timeout, retried as one.
+            out = error(errc::timeout, "no reply within the learned bound (" +
+                                           std::to_string(static_cast<unsigned>(cfg_.hedge.late_factor)) +
+                                           "x the hedge delay)");
+            xf = {};
+            xf.timed_out = true;
+          }
+        } else if (!timed) {
           try {
             co_await http::detail::run_exchange(http_, *spec.ep, req, res, m.attempt(), out, xf);
           } catch (...) {
