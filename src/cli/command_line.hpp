@@ -40,6 +40,7 @@ struct global_options {
   // Transfer bounds (negative: the library's default; 0: none).
   std::chrono::milliseconds connect_timeout{-1};
   std::chrono::milliseconds read_timeout{-1};
+  std::chrono::milliseconds deadline{0};  // --deadline: 0 none
   std::uint64_t low_speed_limit = 0;  // bytes per second; 0: none
   std::chrono::milliseconds low_speed_time{-1};
 };

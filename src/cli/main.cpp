@@ -78,6 +78,7 @@ int main(int argc, char** argv) {
   cfg.http.io_chunk = std::size_t{1} << 20;
   if (cl.g.connect_timeout.count() >= 0) cfg.http.connect_timeout = cl.g.connect_timeout;
   if (cl.g.read_timeout.count() >= 0) cfg.http.idle_timeout = cl.g.read_timeout;
+  cfg.http.retry.deadline = cl.g.deadline;
   cfg.http.low_speed_limit = cl.g.low_speed_limit;
   if (cl.g.low_speed_time.count() >= 0) cfg.http.low_speed_time = cl.g.low_speed_time;
   if (cl.g.debug) {

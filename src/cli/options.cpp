@@ -99,6 +99,10 @@ constexpr option_spec read_timeout_option{
     "read-timeout", 0, "SECONDS",
     "no byte moving for SECONDS, or a reply head not whole after SECONDS,\nfails the attempt (default 30; 0: no limit)",
     set_seconds<&global_options::read_timeout>};
+constexpr option_spec deadline_option{
+    "deadline", 0, "SECONDS",
+    "each request's budget: its attempts, back-offs, heal and redirect\ntogether; then it fails as timed out (default none)",
+    set_seconds<&global_options::deadline>};
 constexpr option_spec low_speed_limit_option{
     "low-speed-limit", 0, "BYTES",
     "a body moving slower than BYTES per second over --low-speed-time\nfails the attempt (a download resumes); default none",
@@ -113,7 +117,7 @@ constexpr option_spec version_option{"version", 0, "", "print the version", set_
 constexpr option_spec const* globals[] = {
     &endpoint_url_option,    &region_option,       &profile_option,         &path_style_option,
     &ca_bundle_option,       &no_verify_ssl_option, &connect_timeout_option, &read_timeout_option,
-    &low_speed_limit_option, &low_speed_time_option, &json_option,          &verbose_option,
+    &deadline_option,        &low_speed_limit_option, &low_speed_time_option, &json_option,          &verbose_option,
     &debug_option,           &help_option,         &version_option,
 };
 

@@ -26,6 +26,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 namespace floe::retry {
 
@@ -38,6 +39,11 @@ struct standard_params {
   unsigned retry_cost = 5;
   unsigned timeout_retry_cost = 10;
   unsigned no_retry_increment = 1;
+  /// A deadline per operation: the time budget of one call, covering every
+  /// attempt, back-off, heal, redirect and resume; when it runs out the
+  /// call ends with errc::timeout (service::driver). Zero: none. A call may
+  /// set its own (service::request_spec::deadline).
+  std::chrono::milliseconds deadline{0};
 };
 
 /// The token bucket shared by every request of one client. Not thread-safe:
@@ -113,6 +119,10 @@ class operation {
   unsigned attempt() const noexcept { return attempt_; }
   /// Tokens the last retry took (refunded on success).
   unsigned last_cost() const noexcept { return last_cost_; }
+  /// The time left before the operation's deadline, told before each
+  /// on_outcome when there is one: a retry whose back-off would end at or
+  /// past it stops with errc::timeout instead (no quota taken).
+  void time_left(std::chrono::nanoseconds left) noexcept { time_left_ = left; }
 
   /// Decides what to do after an attempt ended with `o`. `random01` is a
   /// uniform draw in [0, 1) used for the jitter. On action::retry the
@@ -125,6 +135,7 @@ class operation {
   quota* quota_;
   unsigned attempt_ = 1;
   unsigned last_cost_ = 0;
+  std::optional<std::chrono::nanoseconds> time_left_;
 };
 
 /// Full-jitter back-off before retry number `retries_made + 1`:

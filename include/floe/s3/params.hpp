@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -52,6 +53,10 @@ struct get_params {
   /// This GET's checksum validation; nullopt: the client's
   /// (client_config::response_checksum_validation).
   std::optional<s3::checksum_validation> checksum_validation;
+  /// A deadline for this call: every attempt, back-off, heal, redirect and
+  /// resume of it; then errc::timeout. Zero: the client's
+  /// (http.retry.deadline), per request.
+  std::chrono::milliseconds deadline{0};
 };
 
 struct get_result {
@@ -122,6 +127,11 @@ struct list_params {
   /// before the listing fails with errc::malformed_reply (0: 100). A token
   /// seen before in the same listing fails it at once.
   unsigned max_empty_pages = 0;
+  /// A deadline for the whole listing (async_list_objects: every page, its
+  /// attempts and back-offs); then errc::timeout. Zero: the client's
+  /// (http.retry.deadline), per request. A list_pager's pages use the
+  /// client's.
+  std::chrono::milliseconds deadline{0};
 };
 
 struct listing {

@@ -8,6 +8,7 @@
 #include <floe/config.hpp>
 #include <floe/error.hpp>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,15 @@ FLOE_DECL void add_context(error& e, std::string_view operation, std::string_vie
 /// to refresh (`source`: what the provider is): says so after the reply's
 /// own words.
 FLOE_DECL void add_declined_refresh(error& e, std::string_view source);
+
+/// The operation's deadline of `budget` ran out after `attempts` attempts
+/// (errc::timeout): "deadline of 250 ms ran out during the first attempt"
+/// (more attempts are counted as every error's are: "(after 3 attempts)"),
+/// then what the last attempt met when one failed (`last`, may be empty).
+FLOE_DECL error deadline_error(std::chrono::nanoseconds budget, unsigned attempts, error const& last);
+
+/// A duration in words for messages: "250 ms", "2.5 s", "90 s".
+FLOE_DECL std::string duration_words(std::chrono::nanoseconds d);
 
 }  // namespace floe::service
 

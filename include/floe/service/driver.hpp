@@ -24,6 +24,8 @@
 #include <floe/http/client.hpp>
 #include <floe/http/message.hpp>
 #include <floe/http/url.hpp>
+#include <floe/http/exchange.hpp>
+#include <floe/retry/hedge.hpp>
 #include <floe/retry/policy.hpp>
 #include <floe/service/protocol.hpp>
 #include <floe/service/request_machine.hpp>
@@ -38,6 +40,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -63,6 +66,17 @@ struct description {
 };
 
 struct request_spec;
+
+namespace detail {
+// A hedge's own request and reply, made when one is first sent.
+struct hedge_scratch {
+  http::request req;
+  http::response res;
+  error out;
+  http::exchange_facts xf;
+  std::chrono::steady_clock::time_point sent{};
+};
+}  // namespace detail
 
 /// What a service adds to one request. Every member has a default that
 /// does nothing.
@@ -116,11 +130,23 @@ struct request_spec {
   bool if_match = false;          // a conditional write with If-Match (404 NoSuchKey: gone)
   bool may_200_error = false;     // S3: the operation may answer 200 with <Error>
   request_hooks* hooks = nullptr;
+  /// The call's deadline on the steady clock, set once for every request
+  /// of one call (a download's resumes share it), with the whole `budget`
+  /// for the error's words. None: the driver's config().retry.deadline
+  /// from this request's start, when not zero.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::chrono::nanoseconds budget{0};
+  /// A read that may be hedged (S3's GetObject into memory, HeadObject,
+  /// the List operations; never a write, nor any SQS or STS call): when
+  /// its reply has not come within the delay learned for it, a second
+  /// attempt goes out on another connection and the first reply wins.
+  bool hedgeable = false;
 
   // The driver's scratch for this request, kept here rather than in its
   // coroutine frame (Asio recycles frames only up to ~1 KiB).
   credentials::credentials owned;  // a set fetched for this request (not lent)
   std::unique_ptr<error> stale;    // the reply that made it invalidate, if it heals
+  std::unique_ptr<detail::hedge_scratch> hedge;  // a hedge's request and reply, once one was sent
 };
 
 /// Settings of a driver beyond its http::client's.
@@ -133,6 +159,15 @@ struct driver_config {
   /// Uniform draws in [0, 1) for the back-off; null: the http::client's
   /// config().random, else a PRNG private to the driver.
   std::function<double()> random;
+  /// Hedged reads (request_spec::hedgeable): on by default.
+  retry::hedge_params hedge;
+};
+
+/// What a driver's hedged reads did (its client's executor only).
+struct hedge_stats {
+  std::uint64_t sent = 0;  // hedges sent
+  std::uint64_t won = 0;   // hedges whose reply came first
+  std::uint64_t late = 0;  // first attempts cut as too late (no hedge)
 };
 
 class driver {
@@ -149,6 +184,7 @@ class driver {
   credentials::provider* provider() const noexcept { return provider_.get(); }
   std::shared_ptr<credentials::provider> const& shared_provider() const noexcept { return provider_; }
   driver_config const& config() const noexcept { return cfg_; }
+  hedge_stats const& hedges() const noexcept { return hedge_stats_; }
   std::chrono::system_clock::time_point now() const { return cfg_.clock ? cfg_.clock() : std::chrono::system_clock::now(); }
 
   /// Sends one request: credentials, SigV4 per attempt, send, decode,
@@ -159,7 +195,11 @@ class driver {
   /// last reply, if any (`res.kind`, `res.retry_stop`, `res.attempts`).
   /// Runs in the calling coroutine and shares its cancellation state:
   /// terminal cancellation aborts the attempt in flight or the back-off
-  /// (out: operation_aborted). Never throws (except std::bad_alloc).
+  /// (out: operation_aborted). With a deadline (spec.deadline, else
+  /// config().retry.deadline) no attempt or back-off starts that would
+  /// pass it, an attempt or credentials fetch in flight when it passes is
+  /// cut (its connection closed), and `out` is errc::timeout naming the
+  /// budget and the attempts made. Never throws (except std::bad_alloc).
   FLOE_DECL boost::asio::awaitable<void> run(request_spec& spec, http::request& req, http::response& res, error& out);
 
   /// run() as an asynchronous operation of its own for any completion
@@ -193,6 +233,24 @@ class driver {
                                   credentials::credentials const* signer, error& out);
   FLOE_DECL void failed(request_machine const& m, action const& a, request_spec& spec, http::request const& req,
                         http::response& res, credentials::credentials const* signer, bool sink_dirty, error& out) const;
+  // The deadline of this run of `spec` (none: {}), from now.
+  FLOE_DECL std::chrono::steady_clock::time_point deadline_of(request_spec const& spec) const;
+  // An exchange or a credentials fetch raced against the deadline: the
+  // waits that may outlast it.
+  FLOE_DECL boost::asio::awaitable<bool> exchange_until(std::chrono::steady_clock::time_point until, request_spec& spec,
+                                                        http::request& req, http::response& res, unsigned attempt,
+                                                        error& out, http::exchange_facts& xf);
+  // A hedgeable attempt: the exchange raced against its hedge (or its late
+  // bound) and the deadline. 0: the exchange ended; 1: the hedge won (its
+  // reply moved in); 2: cut as late; 3: cut by the deadline.
+  FLOE_DECL bool hedge_eligible(request_spec const& spec, http::request const& req) const noexcept;
+  FLOE_DECL boost::asio::awaitable<int> exchange_hedged(std::chrono::steady_clock::time_point until, request_spec& spec,
+                                                        http::request& req, http::response& res, unsigned attempt,
+                                                        error& out, http::exchange_facts& xf);
+  FLOE_DECL boost::asio::awaitable<int> hedge_after(request_spec& spec, http::request const& req, unsigned attempt,
+                                                    std::chrono::steady_clock::time_point t0);
+  FLOE_DECL boost::asio::awaitable<bool> fetch_until(std::chrono::steady_clock::time_point until, credentials::credentials& c,
+                                                     error& why);
 
   http::client& http_;
   description desc_;
@@ -202,6 +260,9 @@ class driver {
   sigv4::header_signature sig_;
   std::vector<sigv4::header_view> sign_headers_;
   std::uint64_t rng_state_;
+  retry::ttfb_learner ttfb_;
+  retry::hedge_budget hedge_budget_;
+  hedge_stats hedge_stats_;
 };
 
 /// An unsigned request of a credential endpoint (IMDS, container

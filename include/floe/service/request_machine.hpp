@@ -31,6 +31,12 @@
 //   heal with a newer generation is confirmed to the provider.
 // - A redirect the service can follow (S3's region redirect) is offered to
 //   it once; followed, the request is sent once more to where it now goes.
+// - A deadline (params::deadline, a point on the runner's steady clock):
+//   no attempt starts, and no back-off is waited, that would begin or end
+//   past it — the request fails at once with errc::timeout instead; the
+//   runner cuts the attempt in flight when it passes (on_deadline). The
+//   machine reads no clock: the runner tells it the time (at()) before each
+//   event when a deadline is set.
 
 #include <floe/config.hpp>
 #include <floe/error.hpp>
@@ -60,6 +66,7 @@ enum class failure : std::uint8_t {
   transport,         // no usable reply (connect, reset, timeout, ...)
   credentials,       // the provider had no credentials
   declined_refresh,  // the provider declined to refresh after a stale-credentials reply
+  deadline,          // the operation's deadline ran out (stop: errc::timeout)
 };
 
 struct action {
@@ -106,6 +113,9 @@ class request_machine {
     retry::request_traits traits;  // idempotent, conditional write, replayable request body
     bool signs = true;             // false: an unsigned request (no credentials asked)
     bool refreshable = false;      // the provider can refresh (a heal is possible)
+    /// The operation's deadline on the runner's steady clock; none: no
+    /// deadline.
+    std::optional<std::chrono::steady_clock::time_point> deadline;
   };
 
   /// `p` and `q` must outlive the machine (the client's settings and quota).
@@ -122,6 +132,14 @@ class request_machine {
   /// The service's answer to ask_service: whether it follows the redirect
   /// (and is aimed anew).
   FLOE_DECL action on_service(bool followed) noexcept;
+  /// The deadline passed while the runner waited (an attempt in flight, a
+  /// credentials fetch): the runner cut it.
+  FLOE_DECL action on_deadline() noexcept;
+  /// The time now on the deadline's clock; the runner tells it before each
+  /// event when a deadline is set (without one it is never read).
+  void at(std::chrono::steady_clock::time_point now) noexcept { now_ = now; }
+  /// Sets (or moves) the deadline params::deadline gave.
+  void set_deadline(std::chrono::steady_clock::time_point d) noexcept { p_.deadline = d; }
 
   /// The 1-based attempt being made (or just made): retries counted, the
   /// heal and the redirect not.
@@ -136,6 +154,12 @@ class request_machine {
 
  private:
   action send(std::chrono::nanoseconds delay = {}) noexcept;
+  bool past_deadline(std::chrono::nanoseconds delay) const noexcept {
+    return p_.deadline && now_ + delay >= *p_.deadline;
+  }
+  void tell_time_left() noexcept {
+    if (p_.deadline) op_.time_left(*p_.deadline - now_);
+  }
   action fail(failure why, errc stop) noexcept;
   bool can_resend(bool body_consumed, bool sink_dirty) const noexcept {
     return retry::may_send_again(p_.traits, body_consumed, sink_dirty);
@@ -143,6 +167,7 @@ class request_machine {
 
   retry::operation op_;
   params p_;
+  std::chrono::steady_clock::time_point now_{};
   unsigned sends_ = 0;
   std::uint64_t generation_ = 0;
   std::uint64_t stale_generation_ = 0;

@@ -2,3 +2,4 @@
 // Gathers the retry implementation files for <floe/src.hpp> and libfloe's units (src/lib/). One line per header.
 #include <floe/retry/impl/policy.ipp>
 #include <floe/retry/impl/clock_skew.ipp>
+#include <floe/retry/impl/hedge.ipp>

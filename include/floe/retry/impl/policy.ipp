@@ -64,11 +64,14 @@ FLOE_DECL decision operation::on_outcome(request_traits const& r, attempt_outcom
     return {action::stop, {}, reply_is_answer ? errc::ok : why};
   }
   if (attempt_ >= params_->max_attempts) return {action::stop, {}, errc::attempts_exhausted};
+  auto const delay =
+      o.kind == errors::kind::clock_skew ? std::chrono::nanoseconds{0} : backoff(*params_, attempt_ - 1, random01);
+  // A retry that would start at or past the deadline is not made (nor
+  // charged to the quota).
+  if (time_left_ && delay >= *time_left_) return {action::stop, {}, errc::timeout};
   unsigned const cost = o.timed_out ? params_->timeout_retry_cost : params_->retry_cost;
   if (!quota_->try_acquire(cost)) return {action::stop, {}, errc::retry_quota_exhausted};
   last_cost_ = cost;
-  auto const delay =
-      o.kind == errors::kind::clock_skew ? std::chrono::nanoseconds{0} : backoff(*params_, attempt_ - 1, random01);
   ++attempt_;
   return {action::retry, delay, errc::ok};
 }

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <functional>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,11 +42,25 @@ struct op_spec {
   bool conditional_read = false;
   /// The operation can answer 200 with an <Error> body (Complete, Copy).
   bool may_200_error = false;
+  /// A read the driver may hedge (GetObject, HeadObject, the List
+  /// operations): never a write.
+  bool hedgeable = false;
   /// Asked before every attempt but the first (a retry or a resend of the
   /// same request); an error ends the request with it. A streamed GET
   /// refuses a new attempt once it handed bytes to its sink: the whole body
   /// would follow them again. It resumes with Range + If-Match instead.
   std::function<error()> before_retry;
+  /// The call's deadline (every request of it shares one: a download's
+  /// resumes, a listing's pages), with its whole budget for the error's
+  /// words; none: the client's (http.retry.deadline) per request.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::chrono::nanoseconds budget{0};
+  /// Sets the deadline `budget` from now (zero: none).
+  void set_deadline(std::chrono::milliseconds b) {
+    if (b.count() <= 0) return;
+    deadline = std::chrono::steady_clock::now() + b;
+    budget = b;
+  }
 
   std::string resource() const {
     std::string r(bucket);

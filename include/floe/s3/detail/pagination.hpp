@@ -13,8 +13,10 @@
 #include <floe/config.hpp>
 #include <floe/s3/params.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -59,6 +61,9 @@ struct list_cursor {
   unsigned pages = 0;
   bool done = false;
   pagination_guard guard;
+  // The whole listing's deadline (async_list_objects), set once.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  std::chrono::nanoseconds budget{0};
 };
 
 }  // namespace floe::s3::detail

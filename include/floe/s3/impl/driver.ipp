@@ -115,6 +115,9 @@ FLOE_DECL bool client::describe_request(detail::op_spec& op, http::request& req,
   spec.if_match = op.if_match;
   spec.may_200_error = op.may_200_error;  // S3: Complete, Copy, DeleteObjects may answer 200 with <Error>
   spec.hooks = &s;
+  spec.hedgeable = op.hedgeable;
+  spec.deadline = op.deadline;
+  spec.budget = op.budget;
   return true;
 }
 

@@ -26,8 +26,11 @@ FLOE_DECL boost::asio::awaitable<result<list_page>> client::do_list_page(detail:
   detail::op_spec op;
   op.operation = "ListObjectsV2";
   op.method = "GET";
+  op.hedgeable = true;
   op.bucket = cur.bucket;
   detail::list_objects_query(op.query, cur.params, cur.listed, cur.token);
+  op.deadline = cur.deadline;
+  op.budget = cur.budget;
   http::request req;
   http::response res;
   auto e = co_await execute(op, req, res);
@@ -57,6 +60,10 @@ FLOE_DECL boost::asio::awaitable<result<list_page>> client::do_list_page(detail:
 FLOE_DECL boost::asio::awaitable<result<listing>> client::do_list(std::string const& bucket, list_params const& p) {
   listing out;
   detail::list_cursor cur(bucket, p);
+  if (p.deadline.count() > 0) {
+    cur.deadline = std::chrono::steady_clock::now() + p.deadline;
+    cur.budget = p.deadline;
+  }
   while (!cur.done) {
     auto page = co_await do_list_page(cur);
     if (!page) co_return page.error();
@@ -75,6 +82,7 @@ FLOE_DECL boost::asio::awaitable<result<bucket_listing>> client::do_list_buckets
     detail::op_spec op;
     op.operation = "ListBuckets";
     op.method = "GET";
+    op.hedgeable = true;
     if (!token.empty()) op.query.add("continuation-token", token);
     http::request req;
     http::response res;

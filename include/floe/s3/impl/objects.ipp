@@ -32,6 +32,7 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get_memory(std::
   detail::exchange_lease x(spare_exchanges_);
   detail::op_spec op;
   detail::read_op(op, "GetObject", "GET", bucket, key, p.conditions);
+  op.set_deadline(p.deadline);
   if (detail::backwards(p)) co_return detail::invalid(op.operation, op.resource(), "range end before its start");
   std::uint64_t const start = p.range ? p.range->first : 0;
   bool const validate = detail::validating(p.checksum_validation, cfg_.response_checksum_validation);

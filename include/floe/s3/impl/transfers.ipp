@@ -50,6 +50,7 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_get(std::string 
                                                                      http::body_sink::write_fn const* write) {
   detail::op_spec op;
   detail::read_op(op, "GetObject", "GET", bucket, key, p.conditions);
+  op.set_deadline(p.deadline);
   detail::out_file file;
   if (path != nullptr && !file.open(*path)) {
     co_return detail::invalid(op.operation, op.resource(),

@@ -56,4 +56,32 @@ FLOE_DECL void add_declined_refresh(error& e, std::string_view source) {
   e.diag.message += " were refreshed recently without curing this; not retried while that refresh backs off";
 }
 
+FLOE_DECL std::string duration_words(std::chrono::nanoseconds d) {
+  auto const ms = std::chrono::duration_cast<std::chrono::milliseconds>(d).count();
+  if (ms < 1000) return std::to_string(ms) + " ms";
+  std::string s = std::to_string(ms / 1000);
+  if (auto const frac = ms % 1000; frac != 0) {
+    std::string f = std::to_string(frac);
+    f.insert(0, 3 - f.size(), '0');
+    while (f.back() == '0') f.pop_back();
+    s += '.' + f;
+  }
+  return s + " s";
+}
+
+FLOE_DECL error deadline_error(std::chrono::nanoseconds budget, unsigned attempts, error const& last) {
+  error e(errc::timeout);
+  e.diag.attempt = attempts;
+  // More than one attempt is counted by the diagnostics' own words
+  // ("after 3 attempts"); one is said here.
+  e.diag.message = "deadline of " + duration_words(budget) + " ran out";
+  if (attempts <= 1) e.diag.message += attempts == 1 ? " during the first attempt" : " before the first attempt";
+  if (last.code && last.code != make_error_code(errc::timeout)) {
+    std::string said = last.diag.message.empty() ? last.code.message() : last.diag.message;
+    if (last.diag.http_status != 0) said = "HTTP " + std::to_string(last.diag.http_status) + (said.empty() ? "" : " " + said);
+    if (!said.empty()) e.diag.message += " (the last one: " + said + ")";
+  }
+  return e;
+}
+
 }  // namespace floe::service

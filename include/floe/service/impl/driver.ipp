@@ -7,6 +7,7 @@
 #include <floe/service/request_machine.hpp>
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/cancellation_state.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -35,6 +36,29 @@ inline boost::asio::awaitable<void> back_off(boost::asio::any_io_executor ex, st
   co_await t.async_wait(boost::asio::as_tuple(boost::asio::deferred));
 }
 
+// Waits on `t`: true when it expired, false when cancelled (the raced
+// wait ended first, or the caller cancelled).
+inline boost::asio::awaitable<bool> expiry(boost::asio::steady_timer& t) {
+  auto [ec] = co_await t.async_wait(boost::asio::as_tuple(boost::asio::deferred));
+  co_return !ec;
+}
+
+// One exchange as a coroutine of its own (the deadline's race runs it
+// beside the timer): as in driver::run, a cancellation is an outcome, not
+// an exception.
+inline boost::asio::awaitable<void> guarded_exchange(http::client& c, http::endpoint const& ep, http::request& req,
+                                                     http::response& res, unsigned attempt, error& out,
+                                                     http::exchange_facts& xf) {
+  co_await boost::asio::this_coro::throw_if_cancelled(false);
+  try {
+    co_await http::detail::run_exchange(c, ep, req, res, attempt, out, xf);
+  } catch (...) {
+    out = http::detail::error_from_exception(std::current_exception());
+    xf = {};
+    xf.final = true;
+  }
+}
+
 inline bool excluded_from_signing(std::string_view name) noexcept {
   using F = http::fields;
   return F::iequals(name, sigv4::authorization_header) || F::iequals(name, sigv4::amz_date_header) ||
@@ -46,7 +70,13 @@ inline bool excluded_from_signing(std::string_view name) noexcept {
 
 FLOE_DECL driver::driver(http::client& http, description d, std::shared_ptr<credentials::provider> provider,
                          driver_config cfg)
-    : http_(http), desc_(d), provider_(std::move(provider)), cfg_(std::move(cfg)), rng_state_(std::random_device{}()) {}
+    : http_(http),
+      desc_(d),
+      provider_(std::move(provider)),
+      cfg_(std::move(cfg)),
+      rng_state_(std::random_device{}()),
+      ttfb_(cfg_.hedge),
+      hedge_budget_(cfg_.hedge) {}
 
 FLOE_DECL double driver::draw() {
   if (cfg_.random) return cfg_.random();
@@ -179,6 +209,8 @@ FLOE_DECL action driver::after_exchange(request_machine& m, request_spec& spec, 
   f.body_consumed = xf.body_consumed;
   f.sink_dirty = xf.sink_dirty;
   res.kind = f.kind;
+  // The store pushes back: no hedging for a while.
+  if (f.kind == errors::kind::throttled || res.status == 503) hedge_budget_.on_throttled();
   return m.on_reply(f, draw());
 }
 
@@ -208,12 +240,135 @@ FLOE_DECL void driver::failed(request_machine const& m, action const& a, request
       if (spec.stale) out = std::move(*spec.stale);
       add_declined_refresh(out, provider_ ? provider_->describe() : std::string("the provider"));
       break;
+    case failure::deadline: {
+      // What the last attempt met, when it failed before the deadline cut
+      // the next one or refused its back-off.
+      res.retry_stop = a.stop;
+      error last = std::move(out);
+      if (!last.code && res.status != 0 && res.kind != errors::kind::success)
+        reply_error(spec, req, res, signer, m.attempt(), last);
+      auto const budget = spec.deadline ? spec.budget : std::chrono::nanoseconds(cfg_.retry.deadline);
+      out = deadline_error(budget, m.attempt(), last);
+      add_context(out, spec.operation, spec.resource);
+      break;
+    }
     case failure::credentials:
     case failure::none:
       add_context(out, spec.operation, spec.resource);
       break;
   }
   if (!out.code) out = error(errc::service_error);
+}
+
+FLOE_DECL std::chrono::steady_clock::time_point driver::deadline_of(request_spec const& spec) const {
+  if (spec.deadline) return *spec.deadline;
+  if (cfg_.retry.deadline.count() > 0) return std::chrono::steady_clock::now() + cfg_.retry.deadline;
+  return {};
+}
+
+FLOE_DECL boost::asio::awaitable<bool> driver::exchange_until(std::chrono::steady_clock::time_point until,
+                                                              request_spec& spec, http::request& req,
+                                                              http::response& res, unsigned attempt, error& out,
+                                                              http::exchange_facts& xf) {
+  using namespace boost::asio::experimental::awaitable_operators;
+  boost::asio::steady_timer t(http_.get_executor(), until);
+  auto const r = co_await (detail::guarded_exchange(http_, *spec.ep, req, res, attempt, out, xf) || detail::expiry(t));
+  co_return r.index() == 0;
+}
+
+FLOE_DECL bool driver::hedge_eligible(request_spec const& spec, http::request const& req) const noexcept {
+  // Reads only, into memory (two attempts never share a file or a
+  // caller's function), with no body.
+  return spec.hedgeable && (req.method == "GET" || req.method == "HEAD") &&
+         req.sink.type() == http::body_sink::kind::memory && req.body.size() == 0;
+}
+
+FLOE_DECL boost::asio::awaitable<int> driver::hedge_after(request_spec& spec, http::request const& req,
+                                                          unsigned attempt, std::chrono::steady_clock::time_point t0) {
+  namespace asio = boost::asio;
+  using steady = std::chrono::steady_clock;
+  co_await asio::this_coro::throw_if_cancelled(false);
+  auto const& host = spec.ep->host;
+  asio::steady_timer t(http_.get_executor());
+  if (cfg_.hedge.enabled) {
+    t.expires_at(t0 + ttfb_.delay(host, spec.operation, 0, t0));
+    if (!co_await detail::expiry(t)) co_return 0;  // the first attempt ended first
+    if (hedge_budget_.try_hedge()) {
+      ++hedge_stats_.sent;
+      if (!spec.hedge) spec.hedge = std::make_unique<detail::hedge_scratch>();
+      auto& h = *spec.hedge;
+      h.req.clear();
+      h.req.method = req.method;
+      h.req.target = req.target;
+      h.req.headers = req.headers;  // signed as the first: the same request
+      h.req.traits = req.traits;
+      h.req.operation = req.operation;
+      h.req.idle_timeout = req.idle_timeout;
+      h.res.clear();
+      h.out.clear();
+      h.xf = {};
+      h.sent = steady::now();
+      co_await detail::guarded_exchange(http_, *spec.ep, h.req, h.res, attempt, h.out, h.xf);
+      if (!h.out.code && !h.xf.cancelled) co_return 1;
+      // The hedge failed: the first attempt decides.
+      t.expires_at(steady::time_point::max());
+      (void)co_await detail::expiry(t);
+      co_return 0;
+    }
+  }
+  // No hedge: a first byte later than the learned bound is cut like a
+  // timeout, once the bound is learned.
+  if (ttfb_.recent(host, spec.operation, 0, t0) < cfg_.hedge.min_samples) {
+    t.expires_at(steady::time_point::max());
+    (void)co_await detail::expiry(t);
+    co_return 0;
+  }
+  t.expires_at(t0 + std::max<std::chrono::nanoseconds>(ttfb_.late_bound(host, spec.operation, 0, t0),
+                                                        cfg_.hedge.late_min));
+  co_return co_await detail::expiry(t) ? 2 : 0;
+}
+
+FLOE_DECL boost::asio::awaitable<int> driver::exchange_hedged(std::chrono::steady_clock::time_point until,
+                                                              request_spec& spec, http::request& req,
+                                                              http::response& res, unsigned attempt, error& out,
+                                                              http::exchange_facts& xf) {
+  using namespace boost::asio::experimental::awaitable_operators;
+  using steady = std::chrono::steady_clock;
+  auto const t0 = steady::now();
+  boost::asio::steady_timer dl(http_.get_executor(), until == steady::time_point{} ? steady::time_point::max() : until);
+  auto const r = co_await (detail::guarded_exchange(http_, *spec.ep, req, res, attempt, out, xf) ||
+                           hedge_after(spec, req, attempt, t0) || detail::expiry(dl));
+  auto const& host = spec.ep->host;
+  if (r.index() == 0) {
+    if (!out.code && res.status != 0) ttfb_.add(host, spec.operation, 0, steady::now() - t0, steady::now());
+    co_return 0;
+  }
+  if (r.index() == 1) {
+    int const how = std::get<1>(r);
+    if (how == 1) {
+      auto& h = *spec.hedge;
+      ++hedge_stats_.won;
+      ttfb_.add(host, spec.operation, 0, steady::now() - h.sent, steady::now());
+      res = std::move(h.res);
+      out = std::move(h.out);
+      xf = h.xf;
+      co_return 1;
+    }
+    if (how == 2) {
+      ++hedge_stats_.late;
+      co_return 2;
+    }
+    co_return 0;
+  }
+  co_return std::get<2>(r) ? 3 : 0;
+}
+
+FLOE_DECL boost::asio::awaitable<bool> driver::fetch_until(std::chrono::steady_clock::time_point until,
+                                                           credentials::credentials& c, error& why) {
+  using namespace boost::asio::experimental::awaitable_operators;
+  boost::asio::steady_timer t(http_.get_executor(), until);
+  auto const r = co_await (fetch(c, why) || detail::expiry(t));
+  co_return r.index() == 0;
 }
 
 FLOE_DECL request_machine::params driver::machine_params(request_spec const& spec, http::request& req) const {
@@ -238,7 +393,14 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
   // in the plain member functions above; big values live in `spec`; errors
   // are written, not returned.
   out.clear();
+  // The deadline ({}: none); only with one is the clock read.
+  auto const until = deadline_of(spec);
+  bool const timed = until != std::chrono::steady_clock::time_point{};
   request_machine m(cfg_.retry, http_.quota(), machine_params(spec, req));
+  if (timed) {
+    m.set_deadline(until);
+    m.at(std::chrono::steady_clock::now());
+  }
   std::shared_ptr<credentials::credentials const> lent;
   credentials::credentials const* signer = nullptr;
   http::exchange_facts xf;
@@ -258,9 +420,21 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
         lent.reset();
         signer = lend_or_get(spec, lent, out);
         if (!signer && !out.code) {
-          co_await fetch(spec.owned, out);
+          if (!timed) {
+            co_await fetch(spec.owned, out);
+          } else if (!co_await fetch_until(until, spec.owned, out)) {
+            if (detail::fired(co_await asio::this_coro::cancellation_state)) {
+              out = error(asio::error::operation_aborted);
+              over = true;
+              break;
+            }
+            out.clear();
+            a = m.on_deadline();
+            break;
+          }
           if (!out.code) signer = &spec.owned;
         }
+        if (timed) m.at(std::chrono::steady_clock::now());
         a = signer ? m.on_credentials(signer->generation) : m.on_credentials_failed();
         break;
       case step::send:
@@ -276,17 +450,45 @@ FLOE_DECL boost::asio::awaitable<void> driver::run(request_spec& spec, http::req
           over = true;
           break;
         }
-        try {
-          co_await http::detail::run_exchange(http_, *spec.ep, req, res, m.attempt(), out, xf);
-        } catch (...) {
-          out = http::detail::error_from_exception(std::current_exception());
-          xf = {};
-          xf.final = true;
+        if (hedge_eligible(spec, req)) {
+          if (m.sends() == 1) hedge_budget_.on_request();
+          int const how = co_await exchange_hedged(until, spec, req, res, m.attempt(), out, xf);
+          if (how >= 2 && !detail::fired(co_await asio::this_coro::cancellation_state)) {
+            res.status = 0;
+            if (how == 3) {
+              out.clear();
+              a = m.on_deadline();
+              break;
+            }
+            // No reply head by the late bound: a timeout, retried as one.
+            out = error(errc::timeout, "no reply within the learned bound (" +
+                                           std::to_string(static_cast<unsigned>(cfg_.hedge.late_factor)) +
+                                           "x the hedge delay)");
+            xf = {};
+            xf.timed_out = true;
+          }
+        } else if (!timed) {
+          try {
+            co_await http::detail::run_exchange(http_, *spec.ep, req, res, m.attempt(), out, xf);
+          } catch (...) {
+            out = http::detail::error_from_exception(std::current_exception());
+            xf = {};
+            xf.final = true;
+          }
+        } else if (!co_await exchange_until(until, spec, req, res, m.attempt(), out, xf) &&
+                   !detail::fired(co_await asio::this_coro::cancellation_state)) {
+          // Cut by the deadline (its connection closed): no reply to name.
+          out.clear();
+          res.status = 0;
+          a = m.on_deadline();
+          break;
         }
         if (xf.cancelled) {
+          if (timed) out = error(asio::error::operation_aborted);
           over = true;
           break;
         }
+        if (timed) m.at(std::chrono::steady_clock::now());
         a = after_exchange(m, spec, req, res, xf, signer, out);
         break;
       case step::ask_service:

@@ -7,6 +7,9 @@ FLOE_DECL request_machine::request_machine(retry::standard_params const& p, retr
     : op_(p, q), p_(pr) {}
 
 FLOE_DECL action request_machine::send(std::chrono::nanoseconds delay) noexcept {
+  // Nothing starts that would begin past the deadline: not an attempt, not
+  // a back-off that would end there.
+  if (past_deadline(delay)) return fail(failure::deadline, errc::timeout);
   ++sends_;
   action a;
   a.what = step::send;
@@ -71,8 +74,9 @@ FLOE_DECL action request_machine::on_reply(reply_facts const& f, double random01
   o.sink_dirty = f.sink_dirty;
   // The skew is corrected once: a second rejection is the answer.
   if (o.kind == kind::clock_skew && skew_corrected_) return fail(failure::reply, errc::ok);
+  tell_time_left();
   auto const d = op_.on_outcome(p_.traits, o, random01);
-  if (d.what != retry::action::retry) return fail(failure::reply, d.reason);
+  if (d.what != retry::action::retry) return fail(d.reason == errc::timeout ? failure::deadline : failure::reply, d.reason);
   if (o.kind == kind::clock_skew) {
     skew_corrected_ = true;
     auto a = send();  // at once: the server did nothing
@@ -91,8 +95,10 @@ FLOE_DECL action request_machine::on_transport_failure(transport_facts const& t,
   o.sink_dirty = t.sink_dirty;
   o.timed_out = t.timed_out;
   o.reply_received = false;
+  tell_time_left();
   auto const d = op_.on_outcome(p_.traits, o, random01);
-  if (d.what != retry::action::retry) return fail(failure::transport, d.reason);
+  if (d.what != retry::action::retry)
+    return fail(d.reason == errc::timeout ? failure::deadline : failure::transport, d.reason);
   return send(d.delay);
 }
 
@@ -101,5 +107,7 @@ FLOE_DECL action request_machine::on_service(bool followed) noexcept {
   redirected_ = true;
   return send();
 }
+
+FLOE_DECL action request_machine::on_deadline() noexcept { return fail(failure::deadline, errc::timeout); }
 
 }  // namespace floe::service

@@ -69,6 +69,7 @@ FLOE_DECL void read_op(op_spec& op, std::string_view operation, std::string_view
   op.bucket = bucket;
   op.key = key;
   op.conditional_read = !c.if_match.empty() || !c.if_none_match.empty();
+  op.hedgeable = true;  // GetObject, HeadObject: reads
 }
 
 FLOE_DECL void set_read_conditions(http::request& req, read_conditions const& c) {

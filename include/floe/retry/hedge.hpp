@@ -1,0 +1,122 @@
+#pragma once
+// Hedged reads' decisions, pure: when a read whose reply head has not begun
+// gets a second attempt, and whether one may be sent at all. No clock (the
+// caller passes the time), no I/O; the request driver (service/driver.hpp)
+// acts on them.
+//
+// - ttfb_learner: per (host, operation, size band) a small window of recent
+//   times to first byte; the hedge delay is a high percentile of it,
+//   clamped to [floor, ceiling]. Too few recent samples: the ceiling. A
+//   first byte later than the delay x late_factor is retried like a
+//   timeout, hedging on or off (late_bound).
+// - hedge_budget: a token bucket (as gRPC's hedging throttle). Every request
+//   deposits max_ratio of a token, a hedge takes one: hedges stay under
+//   max_ratio of requests beyond a small burst. A throttling or 503 reply
+//   empties it and more (debt): no hedging while the store pushes back.
+//
+// Not thread-safe: both live beside their client, on its executor.
+
+#include <floe/config.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace floe::retry {
+
+struct hedge_params {
+  /// Hedged reads on (the default) or off. Off, late_bound still holds.
+  bool enabled = true;
+  /// The delay's bounds; with too few recent samples the delay is `ceiling`.
+  std::chrono::milliseconds floor{20};
+  std::chrono::milliseconds ceiling{500};
+  /// The percentile of recent times to first byte taken as the delay.
+  double percentile = 0.95;
+  /// Samples kept per key, and how many recent ones the percentile needs.
+  unsigned window = 64;
+  unsigned min_samples = 16;
+  /// Samples older than this are not recent (a quiet spell forgets).
+  std::chrono::seconds max_age{120};
+  /// k: a first byte later than the delay x k is retried like a timeout.
+  double late_factor = 4.0;
+  /// ...and never sooner than this after the request was sent.
+  std::chrono::milliseconds late_min{1000};
+  /// The token bucket: hedges per request at most, and the burst allowed.
+  double max_ratio = 0.05;
+  double burst = 5.0;
+};
+
+/// The size band of a request's expected reply: 0 for unknown or under
+/// 64 KiB, then one band per factor 16 (64 KiB.., 1 MiB.., 16 MiB.., ...).
+FLOE_DECL unsigned size_band(std::uint64_t bytes) noexcept;
+
+class ttfb_learner {
+ public:
+  using time_point = std::chrono::steady_clock::time_point;
+  using duration = std::chrono::nanoseconds;
+
+  /// `p` must outlive the learner.
+  explicit ttfb_learner(hedge_params const& p) noexcept : p_(&p) {}
+
+  /// A reply head began `ttfb` after its request was sent, at `now`.
+  FLOE_DECL void add(std::string_view host, std::string_view operation, unsigned band, duration ttfb,
+                     time_point now);
+  /// The hedge delay for a request starting at `now`.
+  FLOE_DECL duration delay(std::string_view host, std::string_view operation, unsigned band, time_point now) const;
+  /// A first byte later than this is retried like a timeout.
+  FLOE_DECL duration late_bound(std::string_view host, std::string_view operation, unsigned band,
+                                time_point now) const;
+  /// Recent samples of a key (tests, diagnostics).
+  FLOE_DECL unsigned recent(std::string_view host, std::string_view operation, unsigned band, time_point now) const;
+
+ private:
+  struct sample {
+    duration ttfb;
+    time_point at;
+  };
+  struct ring {
+    std::vector<sample> s;  // up to window, oldest overwritten
+    std::size_t next = 0;
+  };
+  static std::string key_of(std::string_view host, std::string_view operation, unsigned band);
+  ring const* find(std::string_view host, std::string_view operation, unsigned band) const;
+
+  hedge_params const* p_;
+  std::unordered_map<std::string, ring> rings_;
+};
+
+class hedge_budget {
+ public:
+  /// `p` must outlive the budget. It starts full (`burst` tokens).
+  explicit hedge_budget(hedge_params const& p) noexcept : p_(&p), tokens_(p.burst) {}
+
+  /// A request was sent (a first attempt): deposits max_ratio of a token.
+  void on_request() noexcept {
+    tokens_ += p_->max_ratio;
+    if (tokens_ > p_->burst) tokens_ = p_->burst;
+  }
+  /// Takes a token for a hedge: false (nothing taken) when fewer than one
+  /// is left.
+  bool try_hedge() noexcept {
+    if (tokens_ < 1.0) return false;
+    tokens_ -= 1.0;
+    return true;
+  }
+  /// A throttling or 503 reply: the bucket empties and owes `burst` more,
+  /// so hedging stops for burst / max_ratio requests after the last one.
+  void on_throttled() noexcept { tokens_ = -p_->burst; }
+  double tokens() const noexcept { return tokens_; }
+
+ private:
+  hedge_params const* p_;
+  double tokens_;
+};
+
+}  // namespace floe::retry
+
+#if defined(FLOE_HEADER_ONLY)
+#include <floe/retry/impl/hedge.ipp>
+#endif

@@ -1,0 +1,145 @@
+// Hedged reads (service/driver.hpp, retry/hedge.hpp) over real sockets,
+// through the test proxy in front of moto: a GET whose reply is held gets
+// a hedge on another connection, which wins; a write is never hedged, nor
+// a request its service did not mark (SQS, STS); a 503 stops hedging.
+#include "http_support.hpp"
+#include "servers.hpp"
+
+#include <floe/service/driver.hpp>
+#include <floe/sigv4/canonical.hpp>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/use_future.hpp>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+
+using namespace floe::test::http_names;
+using floe::test::servers;
+using namespace std::chrono_literals;
+
+namespace {
+
+endpoint proxy() { return endpoint{false, "127.0.0.1", servers::get().proxy_port}; }
+
+floe::service::description s3_like() {
+  floe::service::description d;
+  d.id = "s3";
+  d.signing_name = "s3";
+  d.proto = floe::service::protocol::rest_xml;
+  d.s3_signing = true;
+  return d;
+}
+
+floe::service::driver_config hedging(floe::http::client_config const& cfg) {
+  floe::service::driver_config dc{cfg.retry, {}, {}};
+  dc.hedge.ceiling = 100ms;  // nothing learned yet: hedge after 100 ms
+  return dc;
+}
+
+struct rig {
+  asio::io_context io;
+  client c;
+  floe::service::driver d;
+  explicit rig(floe::http::client_config cfg = floe::test::http_test_config())
+      : c(io.get_executor(), cfg), d(c, s3_like(), nullptr, hedging(cfg)) {}
+
+  floe::error run(std::string method, std::string const& target, response& res, bool hedgeable,
+                  std::string const& body = {}) {
+    auto const ep = proxy();
+    auto req = floe::test::bare_request(std::move(method), target);
+    req.headers.set("Host", ep.host_header());
+    req.headers.set("Authorization", floe::test::dummy_auth);
+    if (!body.empty()) req.body = body_source::memory(body);
+    floe::service::request_spec spec;
+    spec.operation = "Test";
+    spec.resource = target;
+    spec.ep = &ep;
+    spec.path = target;
+    spec.payload_hash = floe::sigv4::unsigned_payload;
+    spec.signs = false;
+    spec.hedgeable = hedgeable;
+    auto f = d.async_run(spec, req, res, asio::use_future);
+    return floe::test::finish(io, f);
+  }
+};
+
+void make_object(std::string const& bucket, std::string const& key) {
+  rig r;
+  response res;
+  auto e = r.run("PUT", "/" + bucket, res, false);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  e = r.run("PUT", "/" + bucket + "/" + key, res, false, "hedged bytes");
+  REQUIRE_MESSAGE(!e.code, e.what());
+}
+
+std::string delay_rule(std::string const& method, std::string const& path, std::string const& trigger, int ms) {
+  return R"({"match":{"method":")" + method + R"(","path":")" + path + R"("},"trigger":)" + trigger +
+         R"(,"action":{"type":"delay","ms":)" + std::to_string(ms) + "}}";
+}
+
+}  // namespace
+
+TEST_CASE("hedge: a GET whose reply is held gets a hedge after the delay; the hedge wins, one extra request") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-held-bucket", "k");
+  int const held = srv.control.add_rule(delay_rule("GET", "^/hedge-held-bucket/k$", R"({"nth":[1]})", 5000));
+  rig r;
+  response res;
+  auto const t0 = std::chrono::steady_clock::now();
+  auto e = r.run("GET", "/hedge-held-bucket/k", res, true);
+  auto const took = std::chrono::steady_clock::now() - t0;
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body == "hedged bytes");
+  CHECK(res.attempts == 1);  // a hedge is not a retry
+  CHECK(r.d.hedges().sent == 1);
+  CHECK(r.d.hedges().won == 1);
+  CHECK(srv.control.rule_counter(held, "fired") == 1);
+  CHECK(took < 5s);  // the held reply was not waited for
+  srv.control.delete_rule(held);
+  // A quick reply is not hedged.
+  response quick;
+  e = r.run("GET", "/hedge-held-bucket/k", quick, true);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(r.d.hedges().sent == 1);
+}
+
+TEST_CASE("hedge: a write is never hedged, nor a request its service did not mark hedgeable (SQS, STS)") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-write-bucket", "k");
+  srv.control.add_rule(delay_rule("PUT", "^/hedge-write-bucket/k$", R"({"every":true})", 400));
+  srv.control.add_rule(delay_rule("GET", "^/hedge-write-bucket/k$", R"({"every":true})", 400));
+  rig r;
+  response res;
+  auto e = r.run("PUT", "/hedge-write-bucket/k", res, true, "written once");
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(r.d.hedges().sent == 0);
+  e = r.run("GET", "/hedge-write-bucket/k", res, false);  // as an SQS or STS request: not marked
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body == "written once");
+  CHECK(r.d.hedges().sent == 0);
+}
+
+TEST_CASE("hedge: a 503 from the store stops hedging") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-503-bucket", "k");
+  srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/hedge-503-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"reply","when":"before","status":503,"headers":{"Content-Type":"application/xml"},"body":"<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"}})");
+  rig r;
+  response res;
+  auto e = r.run("GET", "/hedge-503-bucket/k", res, true);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.attempts == 2);
+  int const slow = srv.control.add_rule(delay_rule("GET", "^/hedge-503-bucket/k$", R"({"every":true})", 400));
+  e = r.run("GET", "/hedge-503-bucket/k", res, true);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body == "hedged bytes");
+  CHECK(r.d.hedges().sent == 0);  // slow, but the store pushed back
+  CHECK(srv.control.rule_counter(slow, "fired") == 1);
+}
