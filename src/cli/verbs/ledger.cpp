@@ -109,15 +109,15 @@ awaitable<int> cmd_add(context& x, ledger::ledger& l) {
     if (r->wrote) w.value(r->number);
     else w.null();
     w.key("committed").begin_array();
-    for (auto const& e : r->committed) write_entry(w, view_of(e));
+    for (auto const& e : r->committed) write_entry(w, ledger::view_of(e));
     w.end_array().key("already").begin_array();
-    for (auto const& e : r->already) write_entry(w, view_of(e));
+    for (auto const& e : r->already) write_entry(w, ledger::view_of(e));
     w.end_array().field("writer", l.config().writer).field("write_attempts", r->writes);
     w.field("lost_races", r->lost_races).field("conflicts", r->conflicts).end_object();
     out = w.line();
   } else {
-    for (auto const& e : r->committed) out += "added " + entry_line(view_of(e));
-    for (auto const& e : r->already) out += "already " + entry_line(view_of(e));
+    for (auto const& e : r->committed) out += "added " + entry_line(ledger::view_of(e));
+    for (auto const& e : r->already) out += "already " + entry_line(ledger::view_of(e));
     std::string const already = std::to_string(r->already.size()) + " already registered";
     if (r->wrote)
       out += "commit " + std::to_string(r->number) + ": " + std::to_string(r->committed.size()) + " added, " + already + "\n";
@@ -147,15 +147,19 @@ awaitable<int> cmd_ls(context& x, ledger::ledger& l) {
   if (!r) co_return fail(x, r.error(), "LedgerRefresh", resource(l));
   auto const& set = l.entries();
   std::string out;
+  // The live set: removed registrations and removals are not shown.
   for (std::size_t i = 0; i < set.size(); ++i) {
-    if (x.g.json) {
-      json_writer w;
-      write_entry(w, set.at(i));
-      out += w.line();
-    } else {
-      out += entry_line(set.at(i));
+    auto const e = set.at(i);
+    if (!e.removal && !e.removed) {
+      if (x.g.json) {
+        json_writer w;
+        write_entry(w, e);
+        out += w.line();
+      } else {
+        out += entry_line(e);
+      }
     }
-    if (out.size() >= 64 * 1024 || i + 1 == set.size()) {
+    if (out.size() >= 64 * 1024 || (i + 1 == set.size() && !out.empty())) {
       if (!write_stdout(out)) co_return exit_error;
       out.clear();
     }
