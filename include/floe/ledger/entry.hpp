@@ -40,11 +40,11 @@ struct entry {
   std::uint64_t size = 0;
   /// The S3 event's sequencer (sequencer.hpp: upper-case hex); empty for
   /// an entry made without an event (ledger add, a reconcile listing).
-  std::string sequencer;
+  std::string sequencer{};
   /// The object's checksum, when its HEAD returned one (base64, as S3
   /// gives it).
-  std::optional<checksum::algorithm> checksum_algorithm;
-  std::string checksum;
+  std::optional<checksum::algorithm> checksum_algorithm{};
+  std::string checksum{};
   /// A removal: this key (this version, when version_id is set) is gone.
   /// No ETag, size 0, no checksum.
   bool removal = false;
@@ -63,9 +63,9 @@ struct entry_view {
   std::string_view etag;
   std::string_view version_id;
   std::uint64_t size = 0;
-  std::string_view sequencer;
-  std::optional<checksum::algorithm> checksum_algorithm;
-  std::string_view checksum;
+  std::string_view sequencer{};
+  std::optional<checksum::algorithm> checksum_algorithm{};
+  std::string_view checksum{};
   bool removal = false;
   /// Held by an entry_set: a registration a later removal undid (not live).
   bool removed = false;
