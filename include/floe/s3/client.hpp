@@ -89,6 +89,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -429,6 +430,14 @@ class client {
                                                               http::body_sink::write_fn const* write);
   FLOE_DECL boost::asio::awaitable<result<put_result>> do_put(std::string const& bucket, std::string const& key,
                                                               http::body_source const& body, put_params const& p);
+  // PutObject in the aws-chunked trailer form (objects.ipp); nullopt: the
+  // store refused the form, go on in the header form.
+  FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> do_put_trailer(detail::op_spec& op,
+                                                                                  http::body_source const& body,
+                                                                                  put_params const& p,
+                                                                                  checksum::algorithm alg);
+  // The store's key in the session's quirks: the custom endpoint, or AWS's region.
+  FLOE_DECL std::string store_key() const;
   FLOE_DECL boost::asio::awaitable<result<put_result>> do_upload_file(std::string const& bucket, std::string const& key,
                                                                       std::string const& path, put_params const& p);
   // A multipart upload of `size` bytes: from the file at `path`, or, when

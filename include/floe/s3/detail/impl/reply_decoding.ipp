@@ -56,6 +56,11 @@ FLOE_DECL void fill_info(http::response const& res, object_info& i) {
   for (std::size_t n = 0; n < h.size(); ++n) {
     auto const f = h[n];
     if (known(f.name, f.value) || f.name.size() <= meta.size()) continue;
+    if (f.name.size() > 15 && F::iequals(f.name.substr(0, 15), "x-amz-checksum-")) {
+      if (auto a = checksum::algorithm_of_header(f.name)) i.checksums.push_back({*a, std::string(f.value)});
+      else if (F::iequals(f.name, "x-amz-checksum-type")) i.checksum_type.assign(f.value);
+      continue;
+    }
     bool match = true;
     for (std::size_t j = 0; j < meta.size() && match; ++j) match = ascii_lower(f.name[j]) == meta[j];
     if (!match) continue;
