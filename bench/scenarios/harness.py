@@ -471,13 +471,13 @@ class Harness:
                     if size != self.big:
                         raise RuntimeError(f"{size} bytes written, want {self.big}")
 
-            def cli(tool, cmd, to_stdout):
+            def cli(tool, cmd, to_stdout, env=None):
                 def go():
                     if to_stdout:
                         with open(dest, "wb") as out:
-                            c = run(cmd, self.env, stdout=out)
+                            c = run(cmd, env or self.env, stdout=out)
                     else:
-                        c = run(cmd, self.env)
+                        c = run(cmd, env or self.env)
                     check()
                     self.record(sc, tool, mb_per_s=self.big / c.wall / 1e6, cpu_s=c.cpu, peak_rss_mib=c.rss_kib / 1024)
                 self.attempt(sc, tool, go)
@@ -493,6 +493,9 @@ class Harness:
                 cli("floe cat", self.floe_args + ["cat", "s3://bench/1g"], True)
             else:
                 cli("floe cp", self.floe_args + ["cp", "s3://bench/1g", dest], False)
+                # Issue 31: the same with checksums on (the stand-in returns no
+                # checksum: what is measured is asking for it, and the ETag check).
+                cli("floe cp (checksums on)", self.floe_args + ["cp", "s3://bench/1g", dest], False, self.checksums_on())
             cli("curl --aws-sigv4", ["curl", "-sf", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", f"{AK}:{SK}",
                                      "-o", dest, f"{self.ep}/bench/1g"], False)
             lib("boto3", ["python3", os.path.join(BENCH, "peers", "boto3_bench.py"), "big-get", self.ep, "1g", dest])
@@ -512,19 +515,31 @@ class Harness:
                                 peak_rss_mib=c.rss_kib / 1024)
                 self.attempt(sc, "rclone copy", rclone_file)
 
+    def checksums_on(self):
+        """The tools' environment with upload checksums and download checks on
+        (every other row runs with both off, as the peers are asked to)."""
+        env = dict(self.env)
+        env["AWS_REQUEST_CHECKSUM_CALCULATION"] = "when_supported"
+        env["AWS_RESPONSE_CHECKSUM_VALIDATION"] = "when_supported"
+        return env
+
     def big_put(self):
         sc = f"PUT {self.big // MiB} MiB (multipart)"
         src = self.big_path
 
-        def one(tool, cmd, key, lib=False):
+        def one(tool, cmd, key, lib=False, env=None):
             def go():
-                c = run(cmd, self.env)
+                c = run(cmd, env or self.env)
                 pieces = self.check_big_put(key)
                 mbs = c.json()["mb_per_s"] if lib else self.big / c.wall / 1e6
                 self.record(sc, tool, mb_per_s=mbs, cpu_s=c.cpu, peak_rss_mib=c.rss_kib / 1024, pieces=pieces)
             self.attempt(sc, tool, go)
 
         one("floe cp", self.floe_args + ["cp", src, "s3://bench/up/floe"], "up/floe")
+        # Issue 31: every part's CRC64NVME and the whole object's (the goal: at
+        # least 0.97x of the row above).
+        one("floe cp (checksums on)", self.floe_args + ["cp", src, "s3://bench/up/floe-sum"], "up/floe-sum",
+            env=self.checksums_on())
         one("curl -T (one PUT)", ["curl", "-sf", "--aws-sigv4", "aws:amz:us-east-1:s3", "--user", f"{AK}:{SK}",
                                   "-T", src, "-o", "/dev/null", f"{self.ep}/bench/up/curl"], "up/curl")
         one("boto3 upload_file", ["python3", os.path.join(BENCH, "peers", "boto3_bench.py"), "big-put", self.ep, src,

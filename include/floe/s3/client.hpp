@@ -59,6 +59,22 @@
 // CHECKSUM_VALIDATION, the profile's response_checksum_validation) and
 // get_params::checksum_validation turn it off (when_required).
 //
+// Every upload carries a checksum (CRC64NVME unless put_params::
+// checksum_algorithm or client_config::checksum_algorithm names another;
+// request_checksum_calculation = when_required sends none unless one is
+// named). A file or stream PutObject goes aws-chunked with the value in a
+// trailer computed as the bytes are read (STREAMING-UNSIGNED-PAYLOAD-
+// TRAILER); a store that refuses that form (a 501, a 400 naming the content
+// hash or the encoding) is remembered in the session's quirks and served the
+// header form (x-amz-checksum-<alg> before the body: a memory body hashed
+// where it lies, a file in a first pass; a caller's stream goes without).
+// Each UploadPart carries its part's value and CompleteMultipartUpload the
+// whole object's (FULL_OBJECT for the CRCs, combined locally; COMPOSITE for
+// SHA-1 and SHA-256). A body refused as BadDigest or
+// XAmzContentSHA256Mismatch (changed in transit) is sent again.
+// HeadObject asks x-amz-checksum-mode and returns what the store keeps in
+// object_info::checksums.
+//
 // GCC 12: do not pass a class-type temporary (`put_params{}`,
 // `std::string("k")`, `http::body_source::memory(x)`) inside a co_await
 // expression; bind it to a named variable first. GCC 12 relocates such
@@ -89,6 +105,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -429,6 +446,14 @@ class client {
                                                               http::body_sink::write_fn const* write);
   FLOE_DECL boost::asio::awaitable<result<put_result>> do_put(std::string const& bucket, std::string const& key,
                                                               http::body_source const& body, put_params const& p);
+  // PutObject in the aws-chunked trailer form (objects.ipp); nullopt: the
+  // store refused the form, go on in the header form.
+  FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> do_put_trailer(detail::op_spec& op,
+                                                                                  http::body_source const& body,
+                                                                                  put_params const& p,
+                                                                                  checksum::algorithm alg);
+  // The store's key in the session's quirks: the custom endpoint, or AWS's region.
+  FLOE_DECL std::string store_key() const;
   FLOE_DECL boost::asio::awaitable<result<put_result>> do_upload_file(std::string const& bucket, std::string const& key,
                                                                       std::string const& path, put_params const& p);
   // A multipart upload of `size` bytes: from the file at `path`, or, when

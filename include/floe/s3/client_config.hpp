@@ -58,6 +58,13 @@ struct client_config {
   /// (a value other than when_supported / when_required fails it with
   /// invalid_argument naming where it came from), and set here.
   std::optional<checksum_validation> response_checksum_validation;
+  /// Whether uploads carry a checksum (put_params::checksum_calculation
+  /// overrides it per call). nullopt: AWS_REQUEST_CHECKSUM_CALCULATION,
+  /// else the profile's `request_checksum_calculation`, else
+  /// when_supported; read at create() as response_checksum_validation is.
+  std::optional<checksum_calculation> request_checksum_calculation;
+  /// The algorithm of an upload's checksum when the call names none.
+  checksum::algorithm checksum_algorithm = checksum::algorithm::crc64nvme;
   /// The wall clock used for signing; null: system_clock::now. Tests set it.
   std::function<std::chrono::system_clock::time_point()> clock;
 };

@@ -28,11 +28,16 @@ struct object_info {
   std::string content_range;       // for a ranged GET: "bytes a-b/total"
   /// User metadata (x-amz-meta-*), names lower-cased without the prefix.
   std::vector<std::pair<std::string, std::string>> metadata;
-  /// The object's checksum when the reply carries one (x-amz-checksum-*:
-  /// asked with x-amz-checksum-mode, read_conditions::checksum_mode), as
-  /// sent: base64, a composite value's "-N" included.
-  std::optional<checksum::algorithm> checksum_algorithm{};
-  std::string checksum{};
+  /// The checksums the store returned (x-amz-checksum-<alg>, asked with
+  /// x-amz-checksum-mode: ENABLED by HeadObject and a verified GetObject),
+  /// values as sent (a composite one ends in "-N"); empty when it gave none
+  /// (a store that ignores checksums, an object uploaded without one).
+  struct stored_checksum {
+    checksum::algorithm alg = checksum::algorithm::crc64nvme;
+    std::string value;
+  };
+  std::vector<stored_checksum> checksums;
+  std::string checksum_type;  // x-amz-checksum-type: FULL_OBJECT, COMPOSITE or empty
 };
 
 /// Conditions on a read. A failed If-Match is errc::precondition_failed; a
@@ -43,10 +48,6 @@ struct read_conditions {
   std::string if_none_match;  // ETag, quoted or not
   /// This version of the key (?versionId=); empty: the current one.
   std::string version_id{};
-  /// HeadObject: ask for the object's checksum (x-amz-checksum-mode:
-  /// ENABLED); object_info::checksum holds it when the store has one.
-  /// (A GET that verifies asks for it anyway.)
-  bool checksum_mode = false;
 };
 
 /// Whether a download is checked against the checksum its store returns,
@@ -56,6 +57,15 @@ struct read_conditions {
 /// when_required checks none (no GetObject requires it). See
 /// client.hpp, "Integrity".
 enum class checksum_validation { when_supported, when_required };
+
+/// Whether an upload carries a checksum, as the AWS SDKs name it
+/// (`request_checksum_calculation`): when_supported (the default) sends one
+/// on every PutObject and UploadPart (CRC64NVME unless another algorithm is
+/// asked for) and the whole object's on CompleteMultipartUpload;
+/// when_required sends none unless an algorithm is asked for
+/// (put_params::checksum_algorithm). DeleteObjects always carries
+/// Content-MD5, which S3 requires there. See client.hpp, "Integrity".
+enum class checksum_calculation { when_supported, when_required };
 
 struct get_params {
   /// Bytes [first, last] (inclusive), or [first, end) when last is nullopt.
@@ -113,12 +123,27 @@ struct put_params {
   /// client's executor; must not throw.
   std::function<void(std::uint64_t bytes_sent)> on_progress;
   write_options write;
+  /// The upload's checksum algorithm (x-amz-checksum-<alg>, and on a
+  /// multipart upload per part and for the whole object). nullopt: the
+  /// client's (client_config::checksum_algorithm, CRC64NVME by default).
+  /// Set, it is sent whatever the calculation setting.
+  std::optional<checksum::algorithm> checksum_algorithm;
+  /// This upload's checksum calculation; nullopt: the client's
+  /// (client_config::request_checksum_calculation).
+  std::optional<s3::checksum_calculation> checksum_calculation;
 };
 
 struct put_result {
   std::string etag;  // normalised
   std::string version_id;
   unsigned parts = 0;  // 0 for a single PUT
+  /// The checksum the upload carried, as sent (base64; a composite
+  /// multipart value ends in "-N"); empty when none was sent.
+  std::string checksum;
+  checksum::algorithm checksum_algorithm = checksum::algorithm::crc64nvme;  // when `checksum` is set
+  /// How the upload was sent: "header" (x-amz-checksum-<alg> before the
+  /// body), "trailer" (aws-chunked, the value after the body), or empty.
+  std::string checksum_form;
 };
 
 struct delete_params {

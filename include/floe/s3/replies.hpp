@@ -6,6 +6,7 @@
 // bodies, and refuse an <Error> document as malformed so that it can never
 // be mistaken for a result.
 
+#include <floe/checksum/algorithm.hpp>
 #include <floe/config.hpp>
 #include <floe/error.hpp>
 #include <floe/result.hpp>
@@ -103,8 +104,13 @@ FLOE_DECL result<std::string> parse_initiate_multipart(std::string_view body);
 struct completed_part {
   unsigned number = 0;  // 1..10000
   std::string etag;     // as UploadPart returned it
+  /// The part's checksum as sent on its UploadPart (base64; empty: none),
+  /// carried back as <Checksum{ALG}> in CompleteMultipartUpload.
+  std::string checksum;
+  checksum::algorithm checksum_algorithm = checksum::algorithm::crc64nvme;
 };
-/// The body of CompleteMultipartUpload, parts in ascending number order.
+/// The body of CompleteMultipartUpload, parts in ascending number order,
+/// each with its checksum when it has one.
 FLOE_DECL std::string build_complete_multipart_body(std::span<completed_part const> parts);
 
 struct complete_result {

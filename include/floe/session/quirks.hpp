@@ -1,9 +1,10 @@
 #pragma once
 // What floe has learned about stores, per endpoint, that changes how a
-// request is sent: today, how a conditional write must carry its ETag (a
-// Ceph RGW that refuses a quoted If-Match) and whether DeleteObject honours
-// If-Match. Held by a session and shared by the clients made from it, so
-// what one client learns another does not probe again; never global.
+// request is sent: how a conditional write must carry its ETag (a Ceph RGW
+// that refuses a quoted If-Match), whether DeleteObject honours If-Match,
+// and whether an upload's checksum may go in an aws-chunked trailer. Held
+// by a session and shared by the clients made from it, so what one client
+// learns another does not probe again; never global.
 
 #include <floe/config.hpp>
 
@@ -24,11 +25,17 @@ class store_quirks {
   /// probed yet). Ceph RGW 16.2 ignores it and deletes unconditionally.
   FLOE_DECL std::optional<bool> honours_delete_if_match(std::string const& endpoint) const;
   FLOE_DECL void set_honours_delete_if_match(std::string const& endpoint, bool on);
+  /// Whether the endpoint refused an upload in the aws-chunked trailer form
+  /// (STREAMING-UNSIGNED-PAYLOAD-TRAILER: Swift's 501, Ceph RGW 16.2's
+  /// 400): its uploads then carry their checksum in a header.
+  FLOE_DECL bool refuses_trailer(std::string const& endpoint) const;
+  FLOE_DECL void set_refuses_trailer(std::string const& endpoint);
 
  private:
   mutable std::mutex mutex_;
   std::map<std::string, bool, std::less<>> unquoted_;
   std::map<std::string, bool, std::less<>> delete_if_match_;
+  std::map<std::string, bool, std::less<>> no_trailer_;
 };
 
 }  // namespace floe

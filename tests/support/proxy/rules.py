@@ -200,8 +200,9 @@ class Action:
             if self.after_bytes is not None:
                 _int(self.after_bytes, "cut.after_bytes", 0)
         elif self.type == "flip":
-            if spec.get("where", "reply_body") != "reply_body":
-                raise RuleError("flip.where must be reply_body")
+            self.where = spec.get("where", "reply_body")
+            if self.where not in ("reply_body", "request_body"):
+                raise RuleError("flip.where must be reply_body or request_body")
             self.offset = _int(spec.get("offset", 0), "flip.offset", 0)
         if self.type not in ("reply", "cut") and self.when is not None:
             raise RuleError(f"{self.type} takes no 'when'")

@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 
 from . import http1, sigv4
 from .addresses import AddressError, Addresses
+from .body_check import BodyCheck
 from .http1 import HttpError
 from .rules import RevokeArm, Rule, RuleError
 from .sigv4 import VerifyError
@@ -86,6 +87,7 @@ class Stats:
         self.rule_actions = 0
         self.serialized_waits = 0
         self.forwarded = 0
+        self.body_rejections = 0
 
     def describe(self):
         return {"connections": self.connections, "requests": self.requests,
@@ -93,7 +95,7 @@ class Stats:
                 "revoked_rejections": self.revoked_rejections,
                 "upstream_connections": self.upstream_connections,
                 "rule_actions": self.rule_actions, "serialized_waits": self.serialized_waits,
-                "forwarded": self.forwarded}
+                "forwarded": self.forwarded, "body_rejections": self.body_rejections}
 
 
 class Verifier:
@@ -343,6 +345,30 @@ class Session:
             p.log.info("conn %d rule %d (%s) fires: %s (match %d, fire %d)", self.cid, rule.id,
                        rule.name, act.type, rule.matched, rule.fired)
         t = act.type if act else None
+        # A byte of the request body flipped in transit: the checks below see it, as
+        # the store would.
+        flip_request = act.offset if t == "flip" and act.where == "request_body" else None
+        if flip_request is not None:
+            t = None
+        check = None
+        if p.body_checks and service == "s3" and has_body:
+            query = head.target.split("?", 1)[1] if "?" in head.target else ""
+            check = BodyCheck(head.method, query, head.headers)
+            if not check.active() and check.early() is None:
+                check = None
+        if check is not None and raw_body is not None:
+            if flip_request is not None and framing[0] == "length" and flip_request < len(raw_body):
+                changed = bytearray(raw_body)
+                changed[flip_request] ^= 0xFF
+                raw_body = body = bytes(changed)
+                p.log.info("conn %d flipped request body byte %d", self.cid, flip_request)
+            check.feed(body)
+            bad = check.verdict()
+            if bad is not None:
+                return await self.refuse_body(head, framing, raw_body, expect, client_close, bad)
+            check = None
+        elif check is not None and check.early() is not None:
+            return await self.refuse_body(head, framing, raw_body, expect, client_close, check.early())
 
         if t == "reply" and act.when == "before":
             if act.ms:
@@ -371,8 +397,8 @@ class Session:
         p.stats.forwarded += 1
         p.count_forwarded(head, service, akid, body)
 
-        rh = await self.forward(head, framing, raw_body, expect, expected_hash)
-        if rh is None:          # the payload hash did not match: already answered
+        rh = await self.forward(head, framing, raw_body, expect, expected_hash, check, flip_request)
+        if rh is None:          # the payload hash or a body check did not match: already answered
             return not client_close
         must_close = client_close or self.early_final
         self.client_close = client_close
@@ -428,6 +454,13 @@ class Session:
             return not must_close and fr[0] != "eof" and "close" not in rh.tokens("connection")
         raise AssertionError(t)
 
+    async def refuse_body(self, head, framing, raw_body, expect, client_close, err):
+        """Answers a request whose body (or a header about it) S3 would refuse."""
+        self.p.stats.body_rejections += 1
+        self.p.log.info("conn %d rejected: %s (%s)", self.cid, err.code, err.message)
+        reply = error_reply(err.code, err.message, err.status, head, "s3", self.p.verifier.now())
+        return await self.answer_early(head, framing, raw_body, expect, reply, client_close)
+
     def sha_mismatch(self):
         return VerifyError("XAmzContentSHA256Mismatch",
                            "The provided 'x-amz-content-sha256' header does not match what was "
@@ -462,9 +495,9 @@ class Session:
                 continue
             return rh
 
-    async def forward(self, head, framing, raw_body, expect, expected_hash):
+    async def forward(self, head, framing, raw_body, expect, expected_hash, check=None, flip=None):
         """Sends the request upstream; returns the final reply head, or None when the
-        request was answered here (payload hash mismatch)."""
+        request was answered here (payload hash mismatch, a body check failed)."""
         self.early_final = False
         replayable = raw_body is not None
         for attempt in (0, 1):
@@ -499,35 +532,51 @@ class Session:
             uw.write(raw_body)
             await uw.drain()
         else:
-            ok = await self.stream_body(framing, expected_hash)
-            if not ok:
+            e = await self.stream_body(framing, expected_hash, check, flip)
+            if e is not None:
                 self.close_upstream()
-                self.p.stats.signature_failures += 1
-                e = self.sha_mismatch()
+                if e.code == "XAmzContentSHA256Mismatch":
+                    self.p.stats.signature_failures += 1
+                else:
+                    self.p.stats.body_rejections += 1
                 self.p.log.info("conn %d rejected: %s", self.cid, e.code)
                 await self.send(error_reply(e.code, e.message, e.status, head, "s3",
                                             self.p.verifier.now()))
                 return None
         return await self.read_reply_head(ur)
 
-    async def stream_body(self, framing, expected_hash):
-        """Streams the client's body upstream. With a hash to check, the last piece is held
-        back until the hash is known, so a bad body never completes upstream."""
+    async def stream_body(self, framing, expected_hash, check=None, flip=None):
+        """Streams the client's body upstream, the byte at offset `flip` of its payload
+        inverted. With a hash or a body check, the last piece is held back until the
+        verdict is known, so a bad body never completes upstream. None, or the error."""
         hasher = hashlib.sha256() if expected_hash else None
         pending = None
+        at = 0
         async for r, d in http1.iter_body(self.cr, framing):
+            if flip is not None and d and at <= flip < at + len(d):
+                changed = bytearray(d)      # a payload piece is its raw piece (iter_body)
+                changed[flip - at] ^= 0xFF
+                r = d = bytes(changed)
+                self.p.log.info("conn %d flipped request body byte %d", self.cid, flip)
+            at += len(d)
             if hasher is not None:
                 hasher.update(d)
+            if check is not None:
+                check.feed(d)
             if pending is not None:
                 self.uw.write(pending)
                 await self.uw.drain()
             pending = r
         if hasher is not None and hasher.hexdigest() != expected_hash:
-            return False
+            return self.sha_mismatch()
+        if check is not None:
+            bad = check.verdict()
+            if bad is not None:
+                return bad
         if pending:
             self.uw.write(pending)
             await self.uw.drain()
-        return True
+        return None
 
     def client_head(self, rh, fr):
         """The reply head for the client. An upstream that ends keep-alive on a reply with a
@@ -613,6 +662,9 @@ class Proxy:
         self.verifier = Verifier()
         self.issued = []
         self.revoke_arms = []   # RevokeArm: revocations waiting for their n-th forwarded request
+        # POST /body_checks: S3 request bodies checked as S3 does (body_check.py).
+        # On by default; kept across /reset, turned on again by /reset {"all": true}.
+        self.body_checks = True
         self.servers = []
         self.sessions = set()
         self.cids = 0
@@ -793,6 +845,7 @@ class Proxy:
                 self.verifier = Verifier()
                 self.issued.clear()
                 self.serialize = False
+                self.body_checks = True
             self.log.info("reset%s", " (all)" if isinstance(body, dict) and body.get("all") else "")
             return 200, {"ok": True}
         if parts == ["verify"]:
@@ -805,6 +858,12 @@ class Proxy:
         if parts == ["revoke"] and method == "GET":
             return 200, {"revoked": sorted(self.verifier.revoked),
                          "armed": [a.describe() for a in self.revoke_arms]}
+        if parts == ["body_checks"]:
+            if method == "POST":
+                if not isinstance(body, dict) or not isinstance(body.get("enabled"), bool):
+                    return 400, {"error": 'the body must be {"enabled": true|false}'}
+                self.body_checks = body["enabled"]
+            return 200, {"enabled": self.body_checks}
         if parts == ["serialize"]:
             if method == "POST":
                 if not isinstance(body, dict) or not isinstance(body.get("enabled"), bool):

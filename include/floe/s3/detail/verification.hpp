@@ -9,7 +9,8 @@
 //   - a full-object checksum: x-amz-checksum-crc32 | crc32c | crc64nvme |
 //     sha1 | sha256 with x-amz-checksum-type absent or FULL_OBJECT. A
 //     composite value ("<base64>-N", a multipart object's checksum of its
-//     parts' checksums) is no checksum of the bytes: skipped;
+//     parts' checksums) is no checksum of the bytes: skipped, and so is a
+//     value that is not the base64 of a digest of its algorithm's size;
 //   - else the ETag, when it is a plain MD5 (32 hex digits, no "-N": a
 //     single-part object) and the reply names neither SSE-KMS
 //     (x-amz-server-side-encryption: aws:kms...) nor SSE-C

@@ -8,6 +8,8 @@
 #include <floe/s3/detail/impl/request_building.ipp>
 #include <floe/s3/detail/impl/download_check.ipp>
 #include <floe/s3/detail/impl/verification.ipp>
+#include <floe/s3/detail/impl/upload_checksum.ipp>
+#include <floe/s3/detail/impl/trailer_body.ipp>
 #include <floe/s3/detail/impl/pagination.ipp>
 #include <floe/s3/detail/impl/reply_decoding.ipp>
 #include <floe/s3/impl/client.ipp>

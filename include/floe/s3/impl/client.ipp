@@ -7,13 +7,24 @@
 
 #include <floe/providers/default_session.hpp>
 #include <floe/s3/detail/exchange_pool.hpp>
+#include <floe/s3/detail/upload_checksum.hpp>
 #include <floe/s3/detail/verification.hpp>
 
 
 namespace floe::s3 {
 
+// A body the store refused by its checksum or payload hash (400 BadDigest,
+// XAmzContentSHA256Mismatch) was not stored: corruption in transit, worth
+// sending again (a replayable body goes out afresh, its checksum the same).
+namespace detail {
+inline bool s3_retryable_code(std::string_view code) {
+  return code == "BadDigest" || code == "XAmzContentSHA256Mismatch";
+}
+}  // namespace detail
+
 FLOE_DECL service::description client::service_description() noexcept {
   service::description d;
+  d.retryable_code = &detail::s3_retryable_code;
   d.id = "s3";
   d.signing_name = "s3";
   d.proto = service::protocol::rest_xml;
@@ -43,6 +54,9 @@ FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, sessi
   auto validation = detail::resolve_checksum_validation(cfg.response_checksum_validation, s.env(), s.profile());
   if (!validation) return validation.error();
   cfg.response_checksum_validation = *validation;
+  auto calculation = detail::resolve_checksum_calculation(cfg.request_checksum_calculation, s.env(), s.profile());
+  if (!calculation) return calculation.error();
+  cfg.request_checksum_calculation = *calculation;
   cfg.env = s.env();
   cfg.shared_files = s.shared_files_params();
   cfg.http = s.http();

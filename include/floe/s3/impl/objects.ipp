@@ -9,6 +9,8 @@
 #include <floe/s3/detail/operation.hpp>
 #include <floe/s3/detail/reply_decoding.hpp>
 #include <floe/s3/detail/request_building.hpp>
+#include <floe/s3/detail/trailer_body.hpp>
+#include <floe/s3/detail/upload_checksum.hpp>
 #include <floe/s3/detail/verification.hpp>
 
 namespace floe::s3 {
@@ -19,6 +21,7 @@ FLOE_DECL boost::asio::awaitable<result<get_result>> client::do_head(std::string
   detail::op_spec op;
   detail::read_op(op, "HeadObject", "HEAD", bucket, key, c);
   detail::set_read_conditions(x.req(), c);
+  detail::ask_checksums(x.req().headers);  // object_info::checksums
   co_await perform(op, x.req(), x.res(), x.scratch());
   if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
   co_return detail::reply_result(x.res());
@@ -68,18 +71,112 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
                               "if_none_match on a write accepts only \"*\" (create only), got \"" + p.if_none_match + "\"");
   if (auto why = detail::write_options_problem(p.write); !why.empty())
     co_return detail::invalid(op.operation, op.resource(), std::move(why));
+  auto const alg = detail::upload_algorithm(p, cfg_);
+  bool stream_plain = false;  // a stream the store refused to take in the trailer form
+  if (alg && body.type() != http::body_source::kind::memory && body.size() > 0 &&
+      !quirks_->refuses_trailer(store_key())) {
+    // The trailer form: the checksum computed as the bytes are read.
+    auto tried = co_await do_put_trailer(op, body, p, *alg);
+    if (tried) co_return std::move(*tried);
+    stream_plain = body.type() == http::body_source::kind::stream;
+  }
+  // The header form: the checksum goes before the body. A memory body is
+  // hashed where it lies, a file body in a first pass (see
+  // detail/upload_checksum.hpp). A stream body cannot be read twice: it goes
+  // without one.
+  std::optional<checksum::digest> sum;
+  if (alg && body.type() != http::body_source::kind::stream) {
+    if (body.type() == http::body_source::kind::file) {
+      auto d = co_await detail::hash_file(body.path(), body.offset(), body.size(), *alg);
+      if (!d) co_return detail::with_context(std::move(d.error()), op);
+      sum = *d;
+    } else {
+      sum = checksum::hasher::of(*alg, body.bytes());
+    }
+  }
   detail::exchange_lease x(spare_exchanges_);
   http::request& req = x.req();
   http::response& res = x.res();
   detail::set_object_headers(req, p);
+  if (sum) detail::set_checksum_headers(req.headers, *sum);
   detail::set_write_conditions(req, op, p.if_match, p.if_match_unquoted, p.if_none_match);
   if (!req.headers.valid())
     co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
   req.body = body;
+  (void)stream_plain;
   if (p.on_progress) req.on_body_sent = p.on_progress;
   co_await perform(op, req, res, x.scratch());
   if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
-  co_return detail::put_result_from(res);
+  auto out = detail::put_result_from(res);
+  if (sum) {
+    out.checksum = sum->base64();
+    out.checksum_algorithm = sum->alg;
+    out.checksum_form = "header";
+  }
+  co_return out;
+}
+
+// One PutObject in the trailer form; nullopt when the store refused the form
+// itself (learned for the session: the caller goes on in the header form).
+// A caller's stream refused after a byte of it was read cannot go again:
+// that refusal is the answer.
+FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_put_trailer(detail::op_spec& op,
+                                                                                        http::body_source const& body,
+                                                                                        put_params const& p,
+                                                                                        checksum::algorithm alg) {
+  auto st = std::make_shared<detail::trailer_state>();
+  st->length = body.size();
+  st->alg = alg;
+  detail::exchange_lease x(spare_exchanges_);
+  http::request& req = x.req();
+  http::response& res = x.res();
+  if (body.type() == http::body_source::kind::file) {
+    st->path = body.path();
+    st->offset = body.offset();
+    req.body = detail::file_trailer_body(st);
+  } else {
+    st->source = body.reader();
+    req.body = detail::stream_trailer_body(st);
+  }
+  detail::set_object_headers(req, p);
+  detail::set_trailer_headers(req.headers, alg, body.size());
+  detail::set_write_conditions(req, op, p.if_match, p.if_match_unquoted, p.if_none_match);
+  if (!req.headers.valid())
+    co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
+  if (p.on_progress) req.on_body_sent = p.on_progress;
+  op.payload_hash = sigv4::streaming_unsigned_payload_trailer;
+  // A refusal of the form (Ceph RGW 16.2's XAmzContentSHA256Mismatch, a
+  // retryable code for a hashed body) is not tried again in this form: the
+  // store said it takes none.
+  op.before_retry = [&res]() -> error {
+    if (res.status != 400 || res.body.find("XAmzContentSHA256Mismatch") == std::string::npos) return {};
+    error e(errc::unsupported, "the store refused the aws-chunked trailer form");
+    e.diag.http_status = res.status;
+    e.diag.code = "XAmzContentSHA256Mismatch";
+    return e;
+  };
+  co_await perform(op, req, res, x.scratch());
+  op.payload_hash.clear();
+  op.before_retry = nullptr;
+  if (auto& e = x.scratch().failure; e.code) {
+    if (!detail::refuses_trailer(e)) co_return std::move(e);
+    quirks_->set_refuses_trailer(store_key());
+    if (body.type() == http::body_source::kind::stream && st->pos > 0) co_return std::move(e);
+    co_return std::nullopt;
+  }
+  auto out = detail::put_result_from(res);
+  out.checksum = st->enc->value().base64();
+  out.checksum_algorithm = alg;
+  out.checksum_form = "trailer";
+  co_return out;
+}
+
+FLOE_DECL std::string client::store_key() const {
+  if (addressing_.custom_endpoint) {
+    auto const& e = *addressing_.custom_endpoint;
+    return e.scheme + "://" + e.authority() + e.base_path;
+  }
+  return "aws:" + addressing_.region;
 }
 
 FLOE_DECL boost::asio::awaitable<result<void>> client::do_delete(std::string const& bucket, std::string const& key,

@@ -201,7 +201,18 @@ FLOE_DECL std::string build_complete_multipart_body(std::span<completed_part con
     out += std::to_string(p.number);
     out += "</PartNumber><ETag>";
     append_xml_escaped(out, p.etag);
-    out += "</ETag></Part>";
+    out += "</ETag>";
+    if (!p.checksum.empty()) {
+      auto const name = checksum::s3_name(p.checksum_algorithm);
+      out += "<Checksum";
+      out += name;
+      out += '>';
+      append_xml_escaped(out, p.checksum);
+      out += "</Checksum";
+      out += name;
+      out += '>';
+    }
+    out += "</Part>";
   }
   out += "</CompleteMultipartUpload>";
   return out;

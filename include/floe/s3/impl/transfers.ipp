@@ -12,6 +12,7 @@
 #include <floe/s3/detail/out_file.hpp>
 #include <floe/s3/detail/reply_decoding.hpp>
 #include <floe/s3/detail/request_building.hpp>
+#include <floe/s3/detail/upload_checksum.hpp>
 #include <floe/s3/detail/verification.hpp>
 #include <floe/s3/store_support.hpp>
 
@@ -250,6 +251,9 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   if (auto why = detail::write_options_problem(p.write); !why.empty())
     co_return detail::invalid("CreateMultipartUpload", bucket + "/" + key, std::move(why));
   auto ex = co_await asio::this_coro::executor;
+  // Each part carries its checksum and the whole object's goes on the
+  // completion (a copy's parts are the store's own bytes: none).
+  auto const alg = copy ? std::nullopt : detail::upload_algorithm(p, cfg_);
   std::string upload_id;
   {
     detail::op_spec op;
@@ -260,6 +264,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
     op.query.add_flag("uploads");
     http::request req;
     detail::set_object_headers(req, p);
+    if (alg) detail::set_multipart_checksum(req.headers, *alg);
     if (!req.headers.valid())
       co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
     http::response res;
@@ -307,6 +312,16 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
       if (copy) {
         detail::set_part_copy(op, req, *copy, copy_etag, off, len);
       } else {
+        if (alg) {
+          auto d = co_await detail::hash_file(path, off, len, *alg);
+          if (!d) {
+            if (!failure) failure = detail::with_context(std::move(d.error()), op);
+            co_return;
+          }
+          detail::set_checksum_headers(req.headers, *d);
+          parts[i].checksum = d->base64();
+          parts[i].checksum_algorithm = *alg;
+        }
         req.body = http::body_source::file(path, off, len);
         if (p.on_progress) {
           req.on_body_sent = [&part_sent, &total_sent, &p, i](std::uint64_t n) {
@@ -374,6 +389,18 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   http::request req;
   std::string body = build_complete_multipart_body(parts);
   req.headers.set("Content-Type", "application/xml");
+  std::optional<detail::whole_checksum> whole;
+  if (alg) {
+    std::vector<std::uint64_t> sizes(count);
+    for (std::size_t i = 0; i < count; ++i) sizes[i] = std::min(part_size, size - i * part_size);
+    auto w = detail::whole_object_checksum(*alg, parts, sizes);
+    if (!w) {
+      abort_detached(bucket, key, upload_id);
+      co_return detail::with_context(std::move(w.error()), op);
+    }
+    whole = std::move(*w);
+    detail::set_complete_checksum(req.headers, *alg, *whole);
+  }
   // A condition is never dropped: it goes on the completion.
   detail::set_write_conditions(req, op, p.if_match, p.if_match_unquoted, p.if_none_match);
   req.body = http::body_source::memory(body);
@@ -385,7 +412,13 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
   }
   auto done = parse_complete_multipart(res.body);
   if (!done) co_return detail::with_context(done.error(), op);
-  co_return detail::completed_upload(*done, res, parts);
+  auto out = detail::completed_upload(*done, res, parts);
+  if (whole) {
+    out.checksum = std::move(whole->value);
+    out.checksum_algorithm = *alg;
+    out.checksum_form = "header";
+  }
+  co_return out;
 }
 
 }  // namespace floe::s3

@@ -29,4 +29,14 @@ FLOE_DECL void store_quirks::set_honours_delete_if_match(std::string const& endp
   delete_if_match_[endpoint] = on;
 }
 
+FLOE_DECL bool store_quirks::refuses_trailer(std::string const& endpoint) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return no_trailer_.contains(endpoint);
+}
+
+FLOE_DECL void store_quirks::set_refuses_trailer(std::string const& endpoint) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  no_trailer_[endpoint] = true;
+}
+
 }  // namespace floe

@@ -6,3 +6,4 @@
 #include <floe/sigv4/impl/signing_key_cache.ipp>
 #include <floe/sigv4/impl/signer.ipp>
 #include <floe/sigv4/impl/chunk_signer.ipp>
+#include <floe/sigv4/impl/aws_chunked.ipp>

@@ -196,7 +196,6 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
   // A version named by its event is checked as itself, not as whatever
   // version is current now.
   cond.version_id = w.version_id;
-  cond.checksum_mode = true;
   auto head = [this, &w, &cond]() { return s3_.async_head_object(w.bucket, w.key, cond, asio::use_awaitable); };
   std::string const what = "HeadObject " + uri;
   auto h = co_await retry_denied<result<s3::get_result>>(head, what, stage::head);
@@ -219,8 +218,11 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
   w.head_etag = h->info.etag;
   w.head_version_id = h->info.version_id;
   w.head_size = h->info.size;
-  w.head_checksum_algorithm = h->info.checksum_algorithm;
-  w.head_checksum = h->info.checksum;
+  // HeadObject asks for the object's checksums; the ledger keeps the first.
+  if (!h->info.checksums.empty()) {
+    w.head_checksum_algorithm = h->info.checksums.front().alg;
+    w.head_checksum = h->info.checksums.front().value;
+  }
   auto e = detail::entry_of(w);
   if (e.checksum.size() > ledger::max_checksum_bytes) {  // not one S3 sends: kept out of the entry
     e.checksum_algorithm.reset();

@@ -360,10 +360,76 @@ class Actions(ProxyCase):
         self.add({"match": {"method": "GET", "path": f"^/{b}/k$"},
                   "action": {"type": "flip", "where": "reply_body", "offset": 5000}})
         self.assertEqual(get(), body)
-        for bad in ({"type": "flip", "where": "request_body"}, {"type": "flip", "offset": -1},
+        for bad in ({"type": "flip", "where": "headers"}, {"type": "flip", "offset": -1},
                     {"type": "flip", "when": "after"}):
             with self.assertRaises(RuntimeError):
                 self.add({"action": bad})
+
+    def body_put(self, b, key, headers, body):
+        req = self.raw("PUT", f"/{b}/{key}", headers + [("Connection", "close")], body, sign=True)
+        data, _eof = common.raw_exchange(self.port, req)
+        head, _, got = data.partition(b"\r\n\r\n")
+        return int(head.split(b" ", 2)[1]), got
+
+    def test_request_bodies_are_checked_as_s3_does(self):
+        import base64
+        import zlib
+        b = self.bucket()
+        body = bytes(range(256)) * 8
+        md5 = base64.b64encode(hashlib.md5(body).digest()).decode()
+        crc = base64.b64encode(zlib.crc32(body).to_bytes(4, "big")).decode()
+        # right values pass; the checksum header names a value of the body
+        self.assertEqual(self.body_put(b, "ok", [("Content-MD5", md5), ("x-amz-checksum-crc32", crc)], body)[0], 200)
+        # a wrong Content-MD5 / checksum: 400 BadDigest, nothing stored
+        st, got = self.body_put(b, "md5", [("Content-MD5", base64.b64encode(b"x" * 16).decode())], body)
+        self.assertEqual(st, 400)
+        self.assertIn(b"<Code>BadDigest</Code>", got)
+        self.assertIn(b"Content-MD5", got)
+        st, got = self.body_put(b, "crc", [("x-amz-checksum-crc32", "AAAAAA==")], body)
+        self.assertEqual(st, 400)
+        self.assertIn(b"The CRC32 you specified did not match the calculated checksum.", got)
+        st, got = self.body_put(b, "bad", [("x-amz-checksum-crc32", "notbase64")], body)
+        self.assertEqual(st, 400)
+        self.assertIn(b"<Code>InvalidRequest</Code>", got)
+        # a byte flipped in transit (the first try only): the same refusal, then the body passes
+        rid = self.add({"match": {"method": "PUT", "path": f"^/{b}/flip$"}, "trigger": {"nth": [1]},
+                        "action": {"type": "flip", "where": "request_body", "offset": 1000}})
+        st, got = self.body_put(b, "flip", [("x-amz-checksum-crc32", crc)], body)
+        self.assertEqual(st, 400)
+        self.assertIn(b"BadDigest", got)
+        self.assertEqual(self.body_put(b, "flip", [("x-amz-checksum-crc32", crc)], body)[0], 200)
+        self.assertEqual(self.px.rule(rid)["fired"], 1)
+        keys = sorted(o["Key"] for o in self.s3.list_objects_v2(Bucket=b).get("Contents", []))
+        self.assertEqual(keys, ["flip", "ok"])
+        self.assertEqual(self.s3.get_object(Bucket=b, Key="flip")["Body"].read(), body)
+        self.assertEqual(self.px.stats()["body_rejections"], 4)
+
+    def test_aws_chunked_trailer_is_decoded_and_checked(self):
+        import base64
+        import zlib
+        b = self.bucket()
+        payload = b"hello aws-chunked world" * 100
+        crc = base64.b64encode(zlib.crc32(payload).to_bytes(4, "big")).decode()
+
+        def framed(value):
+            return (b"%x\r\n" % len(payload) + payload + b"\r\n0\r\nx-amz-checksum-crc32:" + value.encode() +
+                    b"\r\n\r\n")
+        hdrs = [("Content-Encoding", "aws-chunked"), ("x-amz-decoded-content-length", str(len(payload))),
+                ("x-amz-trailer", "x-amz-checksum-crc32")]
+
+        def put(key, value):
+            body = framed(value)
+            req = self.raw("PUT", f"/{b}/{key}", hdrs + [("Connection", "close")], body, sign=True)
+            req = req.replace(hashlib.sha256(body).hexdigest().encode(), b"STREAMING-UNSIGNED-PAYLOAD-TRAILER")
+            data, _eof = common.raw_exchange(self.port, req)
+            head, _, got = data.partition(b"\r\n\r\n")
+            return int(head.split(b" ", 2)[1]), got
+        self.px.verify(enabled=False)
+        self.assertEqual(put("good", crc)[0], 200)
+        self.assertEqual(self.s3.get_object(Bucket=b, Key="good")["Body"].read(), payload)
+        st, got = put("bad", "AAAAAA==")
+        self.assertEqual(st, 400)
+        self.assertIn(b"BadDigest", got)
 
     def test_close_after_relays_then_closes_without_header(self):
         self.add({"match": {"method": "GET", "path": "^/$"}, "action": {"type": "close_after"}})

@@ -57,12 +57,10 @@ FLOE_DECL void fill_info(http::response const& res, object_info& i) {
   for (std::size_t n = 0; n < h.size(); ++n) {
     auto const f = h[n];
     if (known(f.name, f.value) || f.name.size() <= meta.size()) continue;
-    // The object's checksum (x-amz-checksum-<algorithm>), the first one.
-    if (!i.checksum_algorithm && (f.name[0] == 'x' || f.name[0] == 'X') && F::iequals(f.name.substr(0, sum.size()), sum)) {
-      if (auto const a = checksum::algorithm_of_header(f.name)) {
-        i.checksum_algorithm = *a;
-        i.checksum.assign(f.value);
-      }
+    // The object's checksums (x-amz-checksum-<algorithm>) and their type.
+    if ((f.name[0] == 'x' || f.name[0] == 'X') && F::iequals(f.name.substr(0, sum.size()), sum)) {
+      if (auto a = checksum::algorithm_of_header(f.name)) i.checksums.push_back({*a, std::string(f.value)});
+      else if (F::iequals(f.name, "x-amz-checksum-type")) i.checksum_type.assign(f.value);
       continue;
     }
     bool match = true;
