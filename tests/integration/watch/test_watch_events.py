@@ -66,6 +66,8 @@ class WatchEventsTest(WatchCase):
         wait_for("k's second ETag registered", lambda: len(self.live()) == 2)
         self.assertEqual(w.metric("floe_watch_objects_committed_total"), 2)
         self.assertEqual(w.stop(), 0)
+        summary = w.events("stopped")[-1]
+        self.assertEqual((summary["committed"], summary["stale"]), ("2", "1"))
         self.assertEqual([d.get("sequencer") for d in w.registered()], ["0055AED6DCD9028200", "0055AED6DCD9028201"])
 
     def test_removals_before_and_after_registrations_and_recreation(self):
