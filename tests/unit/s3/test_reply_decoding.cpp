@@ -53,21 +53,23 @@ TEST_CASE("fill_info reads the object's facts, any case of names, the first of e
   CHECK(i.metadata == md{{"owner", "Alice"}, {"b", ""}});
 }
 
-TEST_CASE("fill_info: the object's checksum, the first x-amz-checksum-<algorithm>, composite values as sent") {
+TEST_CASE("fill_info: the object's checksums (x-amz-checksum-<algorithm>) and their type, composite values as sent") {
   object_info i;
   detail::fill_info(reply(200, {{"x-amz-checksum-type", "COMPOSITE"},
                                 {"X-Amz-Checksum-CRC32C", "yZRlqg==-2"},
                                 {"x-amz-checksum-sha256", "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="},
                                 {"x-amz-checksum-mode", "ENABLED"}}),
                     i);
-  REQUIRE(i.checksum_algorithm.has_value());
-  CHECK(*i.checksum_algorithm == floe::checksum::algorithm::crc32c);
-  CHECK(i.checksum == "yZRlqg==-2");
+  REQUIRE(i.checksums.size() == 2);
+  CHECK(i.checksums[0].alg == floe::checksum::algorithm::crc32c);
+  CHECK(i.checksums[0].value == "yZRlqg==-2");
+  CHECK(i.checksums[1].alg == floe::checksum::algorithm::sha256);
+  CHECK(i.checksum_type == "COMPOSITE");
   CHECK(i.metadata.empty());
   object_info none;
   detail::fill_info(reply(200, {{"x-amz-checksum-type", "FULL_OBJECT"}}), none);
-  CHECK_FALSE(none.checksum_algorithm.has_value());
-  CHECK(none.checksum.empty());
+  CHECK(none.checksums.empty());
+  CHECK(none.checksum_type == "FULL_OBJECT");
 }
 
 TEST_CASE("fill_info: a ranged reply's size is the whole object's, from Content-Range") {
