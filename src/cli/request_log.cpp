@@ -110,7 +110,11 @@ void log_exchange(global_options const& g, http::exchange_view const& v) {
     s += "no reply: ";
     s += v.ec ? v.ec.message() : std::string("cut off");
   }
-  // An upload's checksum, and in which form it went (issue 31). A store
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(v.elapsed).count();
+  s += " (" + std::to_string(ms) + " ms";
+  s += v.reused_connection ? ", reused connection)" : ", new connection)";
+  // An upload's checksum, and in which form it went (issue 31), after the
+  // time so that the line's start keeps its shape. A store
   // that refuses the trailer form is served the header form from then on.
   if (v.request_headers != nullptr) {
     if (auto alg = v.request_headers->get("x-amz-sdk-checksum-algorithm"); !alg.empty()) {
@@ -122,9 +126,6 @@ void log_exchange(global_options const& g, http::exchange_view const& v) {
         s += " [the store refuses the aws-chunked trailer form: the checksum goes in a header from now on]";
     }
   }
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(v.elapsed).count();
-  s += " (" + std::to_string(ms) + " ms";
-  s += v.reused_connection ? ", reused connection)" : ", new connection)";
   debug_line(g, s);
   if (!g.debug_headers) return;
   auto dump = [&](http::fields const* f, char const* dir) {
