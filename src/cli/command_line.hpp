@@ -64,6 +64,10 @@ struct command_line {
   // --storage-class, --sse, --sse-kms-key-id, --acl, --cache-control: every
   // upload and copy (put, cp, sync, mv).
   s3::write_options write;
+  // --checksum-algorithm: uploads' checksum (put, cp, sync, mv); nullopt:
+  // the client's (CRC64NVME unless request_checksum_calculation is
+  // when_required).
+  std::optional<checksum::algorithm> checksum_algorithm;
   std::chrono::seconds expires{3600};
   bool expires_given = false;  // --expires or --expires-in seen (not both)
   unsigned concurrency = 8;

@@ -61,6 +61,13 @@ result<void> set_sse_kms_key_id(command_line& cl, std::string_view v) {
   return {};
 }
 
+result<void> set_checksum_algorithm(command_line& cl, std::string_view v) {
+  auto a = checksum::parse_algorithm(v);
+  if (!a) return usage("--checksum-algorithm takes CRC32, CRC32C, CRC64NVME, SHA1 or SHA256, not \"" + std::string(v) + "\"");
+  cl.checksum_algorithm = *a;
+  return {};
+}
+
 result<void> set_cache_control(command_line& cl, std::string_view v) {
   if (v.empty()) return usage("--cache-control takes a value, e.g. max-age=3600");
   cl.write.cache_control = std::string(v);
@@ -110,6 +117,12 @@ option_spec const cache_control_option{
     "--metadata do (what is not given is kept)",
     set_cache_control};
 
+option_spec const checksum_algorithm_option{
+    "checksum-algorithm", 0, "ALG",
+    "the checksum uploads carry: CRC32, CRC32C, CRC64NVME (the\ndefault), SHA1, SHA256; sent even when\n"
+    "request_checksum_calculation is when_required",
+    set_checksum_algorithm};
+
 result<void> check_write_options(command_line const& cl) {
   if (!cl.write.sse_kms_key_id.empty() && cl.write.sse != "aws:kms")
     return usage("--sse-kms-key-id \"" + cl.write.sse_kms_key_id + "\" goes only with --sse aws:kms" +
@@ -129,6 +142,7 @@ std::string_view write_option_given(command_line const& cl) {
   if (!cl.write.sse_kms_key_id.empty()) return "--sse-kms-key-id";
   if (!cl.write.acl.empty()) return "--acl";
   if (!cl.write.cache_control.empty()) return "--cache-control";
+  if (cl.checksum_algorithm) return "--checksum-algorithm";
   return {};
 }
 

@@ -22,6 +22,8 @@ extern option_spec const sse_option;
 extern option_spec const sse_kms_key_id_option;
 extern option_spec const acl_option;
 extern option_spec const cache_control_option;
+// The checksum uploads carry (put_params::checksum_algorithm).
+extern option_spec const checksum_algorithm_option;
 
 /// The rules across those options: --sse-kms-key-id only with --sse aws:kms.
 result<void> check_write_options(command_line const& cl);

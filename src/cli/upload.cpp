@@ -121,6 +121,7 @@ awaitable<int> upload_one(context& x, std::string const& local, std::string cons
   params.content_type = upload_content_type(x, local == "-" ? std::string_view(key) : std::string_view(local));
   params.metadata = x.cl.metadata;
   params.write = x.cl.write;
+  params.checksum_algorithm = x.cl.checksum_algorithm;
   params.if_match = x.cl.if_match;
   params.if_none_match = x.cl.if_none_match;
   // A conditional write carries a write id, so that an ambiguous reply can

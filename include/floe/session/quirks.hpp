@@ -30,12 +30,18 @@ class store_quirks {
   /// 400): its uploads then carry their checksum in a header.
   FLOE_DECL bool refuses_trailer(std::string const& endpoint) const;
   FLOE_DECL void set_refuses_trailer(std::string const& endpoint);
+  /// Whether the endpoint refused a CompleteMultipartUpload whose parts
+  /// carry their checksums (<ChecksumCRC64NVME>: Swift 2.30 answers 400
+  /// MalformedXML): its completions then carry none.
+  FLOE_DECL bool refuses_complete_checksums(std::string const& endpoint) const;
+  FLOE_DECL void set_refuses_complete_checksums(std::string const& endpoint);
 
  private:
   mutable std::mutex mutex_;
   std::map<std::string, bool, std::less<>> unquoted_;
   std::map<std::string, bool, std::less<>> delete_if_match_;
   std::map<std::string, bool, std::less<>> no_trailer_;
+  std::map<std::string, bool, std::less<>> no_complete_checksums_;
 };
 
 }  // namespace floe

@@ -80,7 +80,7 @@ constexpr option_spec const* mv_options[] = {
     &recursive,           &concurrency_option,        &exclude_option,        &include_option,
     &dryrun_option,       &quiet_option,              &only_show_errors_option, &content_type_option,
     &metadata_option,     &no_guess_mime_type_option, &no_progress_option,    &storage_class_option,
-    &sse_option,          &sse_kms_key_id_option,     &acl_option,            &cache_control_option};
+    &sse_option,          &sse_kms_key_id_option,     &acl_option,            &cache_control_option, &checksum_algorithm_option};
 
 constexpr verb_spec mv_verbs[] = {
     {.name = "mv",

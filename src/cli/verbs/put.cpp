@@ -45,7 +45,7 @@ constexpr option_spec if_match{
 constexpr option_spec const* put_options[] = {
     &file,          &if_none_match,        &if_match,   &content_type_option,  &metadata_option,
     &no_guess_mime_type_option, &no_progress_option, &storage_class_option, &sse_option,
-    &sse_kms_key_id_option,     &acl_option,         &cache_control_option};
+    &sse_kms_key_id_option,     &acl_option,         &cache_control_option, &checksum_algorithm_option};
 
 constexpr verb_spec put_verbs[] = {
     {.name = "put",

@@ -37,7 +37,11 @@ awaitable<int> cmd_stat(context& x) {
     w.field("last_modified", i.last_modified).field("content_type", i.content_type).field("version_id", i.version_id);
     w.key("metadata").begin_object();
     for (auto const& [k, v] : i.metadata) w.field(k, v);
-    w.end_object().end_object();
+    w.end_object();
+    // The checksums the store returned (asked with x-amz-checksum-mode).
+    w.key("checksums").begin_object();
+    for (auto const& c : i.checksums) w.field(checksum::s3_name(c.alg), c.value);
+    w.end_object().field("checksum_type", i.checksum_type).end_object();
     write_stdout(w.line());
   } else if (!r->not_modified) {
     std::string s = "uri:           " + printable(uri) + "\n";
@@ -47,6 +51,14 @@ awaitable<int> cmd_stat(context& x) {
     s += "content-type:  " + printable(i.content_type) + "\n";
     if (!i.version_id.empty()) s += "version-id:    " + printable(i.version_id) + "\n";
     for (auto const& [k, v] : i.metadata) s += "meta " + printable(k) + ": " + printable(v) + "\n";
+    for (auto const& c : i.checksums) {
+      s += "checksum:      " + std::string(checksum::s3_name(c.alg)) + " " + printable(c.value);
+      if (!i.checksum_type.empty()) s += " (" + printable(i.checksum_type) + ")";
+      s += "\n";
+    }
+    // A store that ignores checksums (Swift) returns none, nor does one for
+    // an object uploaded without.
+    if (i.checksums.empty()) s += "checksum:      none returned by the store\n";
     write_stdout(s);
   }
   if (r->not_modified) {
@@ -79,7 +91,9 @@ constexpr verb_spec stat_verbs[] = {
      .max_args = 1,
      .operands = "s3://BUCKET/KEY",
      .summary = "object metadata",
-     .description = "HeadObject: size, ETag, last modified, content type, version id, metadata.\n",
+     .description = "HeadObject: size, ETag, last modified, content type, version id, metadata,\n"
+                    "and the checksums the store keeps (asked with x-amz-checksum-mode; \"none\n"
+                    "returned\" for a store that keeps none, or an object uploaded without).\n",
      .options = stat_options,
      .check = check_stat,
      .run = cmd_stat},

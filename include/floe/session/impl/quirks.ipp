@@ -39,4 +39,14 @@ FLOE_DECL void store_quirks::set_refuses_trailer(std::string const& endpoint) {
   no_trailer_[endpoint] = true;
 }
 
+FLOE_DECL bool store_quirks::refuses_complete_checksums(std::string const& endpoint) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return no_complete_checksums_.contains(endpoint);
+}
+
+FLOE_DECL void store_quirks::set_refuses_complete_checksums(std::string const& endpoint) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  no_complete_checksums_[endpoint] = true;
+}
+
 }  // namespace floe
