@@ -42,16 +42,38 @@
 // configuration, so the client may be destroyed as soon as the upload
 // returns.
 //
-// Integrity (docs/design.md, "Integrity"): every GetObject of a whole
-// object sends x-amz-checksum-mode: ENABLED and checks the bytes against the
-// object's full-object checksum, or a plain-MD5 ETag where the store gives
-// none; a mismatch is errc::checksum_mismatch, tried once more from the
-// start where no byte reached the caller. Every upload carries a checksum
-// (CRC64NVME by default; put_params::checksum_algorithm,
-// checksum_calculation, client_config): a file or stream PutObject in an
-// aws-chunked trailer, or in a header where the store refuses that form
-// (learned per session); each part its own value, and the whole object's on
-// CompleteMultipartUpload. HeadObject returns object_info::checksums.
+// Integrity: every GetObject of a whole object (async_get_object,
+// async_download, async_get_object_to) sends x-amz-checksum-mode: ENABLED
+// and checks the bytes delivered, in order and across resumed ranges,
+// against the object's full-object checksum (x-amz-checksum-crc32 |
+// crc32c | crc64nvme | sha1 | sha256 with x-amz-checksum-type absent or
+// FULL_OBJECT), or, when the store gives none (Swift), against an ETag that
+// is a plain MD5 (32 hex digits, no "-N") when the reply names neither
+// SSE-KMS nor SSE-C. A composite value ("<base64>-N": a multipart object's
+// checksum of its parts' checksums) is not a checksum of the bytes and is
+// skipped, as is a ranged GET (get_params::range). A mismatch is
+// errc::checksum_mismatch naming the algorithm, the expected and the
+// computed value; where no byte reached the caller yet (memory, a
+// download's temporary file) the GET is first tried once more from the
+// start. client_config::response_checksum_validation (AWS_RESPONSE_
+// CHECKSUM_VALIDATION, the profile's response_checksum_validation) and
+// get_params::checksum_validation turn it off (when_required).
+//
+// Every upload carries a checksum (CRC64NVME unless put_params::
+// checksum_algorithm or client_config::checksum_algorithm names another;
+// request_checksum_calculation = when_required sends none unless one is
+// named). A file or stream PutObject goes aws-chunked with the value in a
+// trailer computed as the bytes are read (STREAMING-UNSIGNED-PAYLOAD-
+// TRAILER); a store that refuses that form (a 501, a 400 naming the content
+// hash or the encoding) is remembered in the session's quirks and served the
+// header form (x-amz-checksum-<alg> before the body: a memory body hashed
+// where it lies, a file in a first pass; a caller's stream goes without).
+// Each UploadPart carries its part's value and CompleteMultipartUpload the
+// whole object's (FULL_OBJECT for the CRCs, combined locally; COMPOSITE for
+// SHA-1 and SHA-256). A body refused as BadDigest or
+// XAmzContentSHA256Mismatch (changed in transit) is sent again.
+// HeadObject asks x-amz-checksum-mode and returns what the store keeps in
+// object_info::checksums.
 //
 // GCC 12: do not pass a class-type temporary (`put_params{}`,
 // `std::string("k")`, `http::body_source::memory(x)`) inside a co_await
