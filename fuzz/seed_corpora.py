@@ -289,7 +289,7 @@ def ledger():
     w("commit-long-key", commit(5, [["b", "k" * 1024, "e" * 1024, 1, "v" * 1024]]))
     w("near-commit-key-too-long", commit(5, [["b", "k" * 1025, "e", 1]]))
     w("near-commit-genesis-entries", commit(0, [["b", "k", "e", 1]]))
-    w("near-commit-version-2", commit(1, [])[:-1].replace(b'"floe_ledger":1', b'"floe_ledger":2') + b"}")
+    w("near-commit-version-3", commit(1, [])[:-1].replace(b'"floe_ledger":1', b'"floe_ledger":3') + b"}")
     w("near-commit-three-members", commit(3, [["b", "k", "e"]]))
     w("near-commit-negative-size", commit(3, [["b", "k", "e", -1]]))
     w("near-commit-empty-version", commit(3, [["b", "k", "e", 1, ""]]))
@@ -315,6 +315,22 @@ def ledger():
     w("name-max", b"18446744073709551615.json")
     w("near-name-overflow", b"18446744073709551616.json")
     w("near-name-sign", b"+0000000000000000007.json")
+    # Format 2: sequencers, checksums, removals (docs/ledger.md).
+    v2 = [["lake", "raw/a.parquet", "0bbc18cdea1c4aaa17777d441214774a", 10,
+           {"sequencer": "0055AED6DCD90281E5", "checksum": {"algorithm": "CRC32C", "value": "yZRlqg=="}}],
+          ["lake", "raw/b.parquet", "e", 5, {"version_id": "3HL4kqtJ", "sequencer": "0055AED6DCD90281E6"}],
+          {"removal": ["lake", "raw/c.parquet"], "sequencer": "0055AED6DCD9028200"},
+          {"removal": ["lake", "raw/b.parquet"], "version_id": "3HL4kqtJ", "sequencer": "0055AED6DCD9028201"},
+          ["lake", "raw/c.parquet", "e2", 7, "v.plain"]]
+    commit2 = lambda n, entries: commit(n, entries).replace(b'"floe_ledger":1', b'"floe_ledger":2', 1)
+    w("commit-v2-sample", commit2(8, v2))
+    w("near-commit-v2-removal-in-v1", commit(8, v2))
+    w("near-commit-v2-removal-etag", commit2(8, [{"removal": ["lake", "k", "e"]}]))
+    w("near-commit-v2-lower-sequencer", commit2(8, [["b", "k", "e", 1, {"sequencer": "00ab"}]]))
+    w("near-commit-v2-unknown-checksum", commit2(8, [["b", "k", "e", 1, {"checksum": {"algorithm": "MD5", "value": "x"}}]]))
+    lines2 = [j({"floe_ledger": 2, "kind": "checkpoint", "commit": 200, "entries": len(v2)})] + [j(e) for e in v2]
+    w("checkpoint-v2-sample", b"\n".join(lines2) + b"\n")
+    w("near-checkpoint-v2-twice", b"\n".join(lines2 + [lines2[1]]).replace(b'"entries":5', b'"entries":6') + b"\n")
     w("prefix", b"/tables/events/")
     w("near-prefix-double-slash", b"tables//events")
 

@@ -28,6 +28,7 @@ import list_memory
 import static_binary
 import stores
 import sync_scenario
+import watch_scenario
 from stores import free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -119,7 +120,7 @@ def parse_bytes(text):
 # Every scenario in the order of a full run; the rounded ones run once per
 # round (every tool in turn), the others once.
 SCENARIOS = ("sign", "get", "put", "big-get", "big-put", "first-byte", "memory", "list-memory", "heal", "static",
-             "ledger", "sync")
+             "ledger", "sync", "watch")
 ROUNDED = ("sign", "get", "put", "big-get", "big-put")
 
 
@@ -650,7 +651,8 @@ class Harness:
                 "static": lambda: static_binary.scenario(self, first_byte_ms, AK, SK),
                 "ledger": self.ledger,
 
-                "sync": lambda: sync_scenario.run(self, run)}
+                "sync": lambda: sync_scenario.run(self, run),
+                "watch": lambda: watch_scenario.run(self, run)}
 
     def run(self, names):
         steps = self.steps()

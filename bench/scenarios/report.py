@@ -129,6 +129,52 @@ def _sync(name, rows):
     return out
 
 
+def _watch(name, rows):
+    boto = rows.get("boto3 consumer", {}).get("cpu_ms_per_object")
+    out = [f"### {name} (moto behind the test proxy)", "",
+           "| consumer | objects | objects/s | CPU ms/object | CPU ÷ boto3's | notes |",
+           "|---|---:|---:|---:|---:|---|"]
+    for tool, f in rows.items():
+        if "error" in f:
+            out.append(_err(tool, f))
+            continue
+        note = ""
+        if "healthy_throughput_vs_clean" in f:
+            note = f"healthy objects: {f['healthy_throughput_vs_clean']:.2f} × the run without failures"
+        if "exactly_once" in f:
+            note = (f"ledger {f['ledger_entries']:.0f} entries, committed {f['committed_sum']:.0f}: "
+                    + ("exactly once" if f["exactly_once"] else "**not exactly once**"))
+        out.append(f"| {tool} | {_num(f['objects'])} | {_num(f['objects_per_s'], 1)} | {_num(f['cpu_ms_per_object'], 3)} | "
+                   f"{_ratio(f['cpu_ms_per_object'], boto) if tool != 'boto3 consumer' else '–'} | {note} |")
+    return out
+
+
+def watch_targets(r):
+    """Issue 33's: CPU per object ≤ 1/5 of boto3's; healthy throughput with 10%
+    failing within 5% of the clean run; 3 replicas register each object once."""
+    name = next((k for k in r["scenarios"] if k.startswith("watch:")), None)
+    if not name:
+        return []
+    rows = r["scenarios"][name]
+    f, b = rows.get("floe watch", {}), rows.get("boto3 consumer", {})
+    p, x = rows.get("floe watch, 10% failing", {}), rows.get("floe watch × 3 replicas", {})
+    out = []
+    mine, theirs = f.get("cpu_ms_per_object"), b.get("cpu_ms_per_object")
+    if mine and theirs:
+        out.append(("watch: CPU per object ≤ 1/5 of boto3's", f"{mine:.3f} ms vs {theirs:.3f} ms ({mine / theirs:.2f}×)",
+                    "met" if mine * 5 <= theirs else "**missed**"))
+    else:
+        out.append(("watch: CPU per object ≤ 1/5 of boto3's", "not measured", "–"))
+    v = p.get("healthy_throughput_vs_clean")
+    out.append(("watch: 10% failing costs the healthy objects < 5% of their throughput",
+                f"{v:.2f}× the clean run" if v else "not measured", "–" if v is None else ("met" if v >= 0.95 else "**missed**")))
+    e = x.get("exactly_once")
+    out.append(("watch: 3 replicas register each object exactly once",
+                "not measured" if e is None else f"{x.get('ledger_entries', 0):.0f} entries of {x.get('objects', 0):.0f}",
+                "–" if e is None else ("met" if e else "**missed**")))
+    return out
+
+
 def sync_targets(r):
     """Issue 22's: the unchanged sync sends only listings; every phase beats both peers."""
     name = next((k for k in r["scenarios"] if k.startswith("sync of")), None)
@@ -274,7 +320,8 @@ def targets(r):
         check("ledger (issue 19): process RSS ≤ 64 MiB at 100,000 entries", m, m is not None and m <= 64,
               f"peak {m:.1f} MiB" if m else "")
     rows += sync_targets(r)
-    out = ["### Targets (issues 9, 19 and 22), same-run ratios", "", "| target | this run | verdict |", "|---|---|---|"]
+    rows += watch_targets(r)
+    out = ["### Targets (issues 9, 19, 22 and 33), same-run ratios", "", "| target | this run | verdict |", "|---|---|---|"]
     out += [f"| {a} | {b} | {c} |" for a, b, c in rows]
     return out
 
@@ -298,6 +345,8 @@ def markdown(r):
             out += _memory(name, rows)
         elif name.startswith("ledger"):
             out += _ledger(name, rows)
+        elif name.startswith("watch:"):
+            out += _watch(name, rows)
         elif name.startswith("sync of"):
             out += _sync(name, rows)
         elif name.startswith("healing"):

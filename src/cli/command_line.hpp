@@ -99,6 +99,7 @@ struct command_line {
   std::string log_format = "text";          // --log-format text|json
   std::chrono::seconds visibility{60};      // --visibility-timeout S
   std::chrono::milliseconds reconcile_every{0};  // --reconcile-every DURATION; 0: never
+  bool removals = false;                    // --removals
 };
 
 /// A usage error (what parsing returns): errc::invalid_argument with the

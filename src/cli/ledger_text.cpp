@@ -10,9 +10,9 @@
 namespace floe::cli {
 
 std::string entry_line(ledger::entry_view const& e) {
-  std::string s = std::to_string(e.size);
+  std::string s = e.removal ? std::string("removed") : std::to_string(e.size);
   s += ' ';
-  s += printable(e.etag);
+  s += e.removal ? std::string("-") : printable(e.etag);
   s += ' ';
   s += e.version_id.empty() ? std::string("-") : printable(e.version_id);
   s += ' ';
@@ -22,17 +22,24 @@ std::string entry_line(ledger::entry_view const& e) {
 }
 
 void write_entry(json_writer& w, ledger::entry_view const& e) {
-  w.begin_object().field("bucket", e.bucket).field("key", e.key).field("etag", e.etag).field("size", e.size);
-  w.field("version_id", e.version_id).end_object();
+  w.begin_object().field("bucket", e.bucket).field("key", e.key);
+  if (e.removal) {
+    w.field("removal", true);
+  } else {
+    w.field("etag", e.etag).field("size", e.size);
+  }
+  w.field("version_id", e.version_id);
+  if (!e.sequencer.empty()) w.field("sequencer", e.sequencer);
+  if (e.checksum_algorithm)
+    w.field("checksum_algorithm", checksum::s3_name(*e.checksum_algorithm)).field("checksum", e.checksum);
+  w.end_object();
 }
-
-ledger::entry_view view_of(ledger::entry const& e) noexcept { return {e.bucket, e.key, e.etag, e.version_id, e.size}; }
 
 std::string commit_text(ledger::commit const& c) {
   std::string s = "commit " + std::to_string(c.number) + "  " + printable(c.time) + "  " +
                   std::to_string(c.entries.size()) + (c.entries.size() == 1 ? " entry  " : " entries  ") +
                   printable(c.writer) + "\n";
-  for (auto const& e : c.entries) s += "  " + entry_line(view_of(e));
+  for (auto const& e : c.entries) s += "  " + entry_line(ledger::view_of(e));
   return s;
 }
 
@@ -40,7 +47,7 @@ std::string commit_json_line(ledger::commit const& c) {
   json_writer w;
   w.begin_object().field("commit", c.number).field("time", c.time).field("writer", c.writer);
   w.field("write_id", c.write_id).key("entries").begin_array();
-  for (auto const& e : c.entries) write_entry(w, view_of(e));
+  for (auto const& e : c.entries) write_entry(w, ledger::view_of(e));
   w.end_array().end_object();
   return w.line();
 }

@@ -17,7 +17,6 @@ namespace floe::cli {
 std::string entry_line(ledger::entry_view const& e);
 /// {"bucket", "key", "etag", "size", "version_id"}; exact.
 void write_entry(json_writer& w, ledger::entry_view const& e);
-ledger::entry_view view_of(ledger::entry const& e) noexcept;
 
 /// "commit N  TIME  K entries  WRITER\n", then "  " and entry_line for each
 /// entry it registered.

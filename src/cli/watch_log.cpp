@@ -42,8 +42,14 @@ std::string log_line(log_format f, watch::log_event const& e) {
 
 std::string registered_line(watch::object_work const& w, std::uint64_t commit, std::string const& ledger) {
   json_writer j;
-  j.begin_object().field("bucket", w.bucket).field("key", w.key).field("etag", w.head_etag);
-  j.field("version_id", w.head_version_id).field("size", w.head_size).field("event_time", w.event_time);
+  j.begin_object().field("bucket", w.bucket).field("key", w.key);
+  if (w.removal) {
+    j.field("removal", true).field("version_id", w.version_id);
+  } else {
+    j.field("etag", w.head_etag).field("version_id", w.head_version_id).field("size", w.head_size);
+  }
+  if (!w.sequencer.empty()) j.field("sequencer", w.sequencer);
+  j.field("event_time", w.event_time);
   j.field("event_name", w.event_name).field("commit", commit).field("ledger", ledger).end_object();
   return j.line();
 }

@@ -50,6 +50,7 @@ boost::asio::awaitable<int> run_watch(context& x, Queue& q) {
   cfg.head_concurrency = cl.concurrency;
   cfg.visibility_timeout = cl.visibility;
   cfg.reconcile_every = cl.reconcile_every;
+  cfg.removals = cl.removals;
   cfg.writer = l.config().writer;
 
   log_format const fmt = cl.log_format == "json" ? log_format::json : log_format::text;

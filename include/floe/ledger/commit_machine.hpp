@@ -74,6 +74,7 @@ struct commit_result {
   std::string write_id;        // of that commit
   std::vector<entry> committed;  // registered by this commit, in the batch's order
   std::vector<entry> already;    // registered before, by earlier commits (or given twice)
+  std::vector<entry> stale;      // older than the newest sequencer the ledger holds for their key (state.hpp)
   unsigned writes = 0;         // write attempts
   unsigned reads = 0;          // read-backs
   unsigned lost_races = 0;     // numbers found taken by another writer

@@ -11,6 +11,11 @@
 //   {"floe_ledger":1,"kind":"commit","commit":7,"write_id":"...","writer":"...",
 //    "time":"2025-01-02T03:04:05Z","entries":[["bucket","key","etag",123],
 //    ["bucket","key","etag",123,"version-id"],...]}
+// Format 2 (written only when a record needs it) adds, per registration,
+// an object as the fifth member, and removals:
+//   ["bucket","key","etag",123,{"version_id":"v","sequencer":"0055AED6DCD90281E5",
+//     "checksum":{"algorithm":"CRC32C","value":"yZRlqg=="}}]
+//   {"removal":["bucket","key"],"version_id":"v","sequencer":"0055AED6DCD9028200"}
 // A checkpoint (JSON lines): a header line
 //   {"floe_ledger":1,"kind":"checkpoint","commit":100,"entries":2}
 // then one line per entry, as in a commit, then nothing.
@@ -34,7 +39,10 @@
 
 namespace floe::ledger {
 
-inline constexpr int format_version = 1;
+/// The newest format this reader knows. Writers write 1 unless a record
+/// needs 2 (a sequencer, a checksum, a removal), so that a ledger that
+/// uses none of them stays readable by floe releases that know only 1.
+inline constexpr int format_version = 2;
 /// Bounds on what is read and written.
 inline constexpr std::size_t max_commit_bytes = 32ull << 20;
 inline constexpr std::size_t max_checkpoint_line_bytes = 8 * 1024;
@@ -72,9 +80,14 @@ FLOE_DECL result<commit> decode_commit(std::string_view body);
 /// "2025-01-02T03:04:05Z" from seconds since the epoch.
 FLOE_DECL std::string iso8601_utc(std::int64_t unix_seconds);
 
-/// Appends one entry as a JSON array.
+/// Appends one record: a registration as a JSON array, a removal as an
+/// object.
 FLOE_DECL void append_entry(std::string& out, entry_view const& e);
-/// The whole checkpoint covering commits 0..n with these entries.
+/// The format a commit of these records is written in: 1, or 2 when one
+/// of them needs it.
+FLOE_DECL int format_of(std::vector<entry> const& entries) noexcept;
+/// The whole checkpoint covering commits 0..n with these records (live
+/// registrations and removals; removed registrations are folded away).
 FLOE_DECL std::string encode_checkpoint(std::uint64_t n, entry_set const& entries);
 
 /// Reads a checkpoint piece by piece (as a streaming GET hands it over),
@@ -109,6 +122,7 @@ class checkpoint_reader {
   bool failed_ = false;
   std::uint64_t announced_ = 0;
   std::uint64_t read_ = 0;
+  std::uint64_t version_ = 0;
   std::uint64_t line_no_ = 0;
 };
 

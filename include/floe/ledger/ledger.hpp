@@ -112,8 +112,9 @@ class ledger {
   bool loaded() const noexcept { return state_.next() > 0; }
   /// The newest commit known (valid when loaded).
   std::uint64_t head() const noexcept { return state_.next() == 0 ? 0 : state_.next() - 1; }
-  std::size_t size() const noexcept { return state_.entries().size(); }
-  /// Registered, as far as this ledger knows (refresh to learn more).
+  /// Live registrations (removed ones and removals not counted).
+  std::size_t size() const noexcept { return state_.entries().live(); }
+  /// Registered and live, as far as this ledger knows (refresh to learn more).
   bool contains(entry const& e) const noexcept { return state_.entries().contains(e); }
   entry_set const& entries() const noexcept { return state_.entries(); }
 

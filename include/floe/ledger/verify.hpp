@@ -8,9 +8,11 @@
 // found stops the check:
 //   - commit 0 (the genesis) missing: there is no ledger;
 //   - a commit that does not parse, or names another number;
-//   - an entry registered by two commits (or twice in one);
+//   - a live entry registered again (by two commits, or twice in one)
+//     with no removal of it between: "no live entry twice";
 //   - a checkpoint that does not parse, or disagrees with the replay of
-//     commits 0..n (an entry missing, one too many, one twice);
+//     commits 0..n (a live entry or a removal missing, one too many, one
+//     twice);
 //   - a commit or checkpoint whose number is past the end of the log (a gap
 //     before it), or an object in the log folders with another name.
 // The hint is reported, never a defect: it is advice and may lag.
@@ -50,7 +52,7 @@ struct defect {
 struct verify_report {
   std::optional<defect> first_defect;
   std::uint64_t commits = 0;             // commits read (0..commits-1)
-  std::size_t entries = 0;               // entries registered by them
+  std::size_t entries = 0;               // live entries they leave
   std::size_t checkpoints_checked = 0;
   std::optional<std::uint64_t> hint;     // what the hint names (none, or unreadable: nullopt)
   bool ok() const noexcept { return !first_defect.has_value(); }
@@ -87,7 +89,7 @@ class log_verifier {
 
   std::string prefix_;
   entry_set replay_;
-  std::vector<std::uint64_t> commit_of_;  // ordinal -> the commit that registered it
+  std::vector<std::uint64_t> commit_of_;  // ordinal -> the commit that added the record
   std::vector<std::uint64_t> checkpoints_;
   std::vector<std::uint64_t> listed_commits_;
   std::vector<std::string> strays_;

@@ -4,6 +4,7 @@
 // (copy_result, delete_objects_result, object_summary, bucket_summary) are
 // in s3/replies.hpp.
 
+#include <floe/checksum/algorithm.hpp>
 #include <floe/config.hpp>
 #include <floe/s3/replies.hpp>
 
@@ -27,6 +28,11 @@ struct object_info {
   std::string content_range;       // for a ranged GET: "bytes a-b/total"
   /// User metadata (x-amz-meta-*), names lower-cased without the prefix.
   std::vector<std::pair<std::string, std::string>> metadata;
+  /// The object's checksum when the reply carries one (x-amz-checksum-*:
+  /// asked with x-amz-checksum-mode, read_conditions::checksum_mode), as
+  /// sent: base64, a composite value's "-N" included.
+  std::optional<checksum::algorithm> checksum_algorithm{};
+  std::string checksum{};
 };
 
 /// Conditions on a read. A failed If-Match is errc::precondition_failed; a
@@ -35,6 +41,12 @@ struct object_info {
 struct read_conditions {
   std::string if_match;       // ETag, quoted or not
   std::string if_none_match;  // ETag, quoted or not
+  /// This version of the key (?versionId=); empty: the current one.
+  std::string version_id{};
+  /// HeadObject: ask for the object's checksum (x-amz-checksum-mode:
+  /// ENABLED); object_info::checksum holds it when the store has one.
+  /// (A GET that verifies asks for it anyway.)
+  bool checksum_mode = false;
 };
 
 /// Whether a download is checked against the checksum its store returns,

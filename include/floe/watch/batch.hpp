@@ -23,7 +23,8 @@
 // its other records asked for is counted in `records_ignored`.
 //
 // Objects. Records are gathered into work items by identity: (bucket, key,
-// ETag, version id) as the events give them, so the same event delivered
+// ETag, version id, and whether it is a removal) as the events give them
+// (the newest sequencer among them kept), so the same event delivered
 // twice (moto sends ObjectCreated:Put and :CompleteMultipartUpload for one
 // multipart upload) is one item whose messages are all of the ones that
 // named it. An item's outcome decides its messages' fate: a message may be
@@ -32,6 +33,7 @@
 // message naming a failed object is kept, and comes back after its
 // visibility timeout. A failing object keeps only its own messages.
 
+#include <floe/checksum/algorithm.hpp>
 #include <floe/config.hpp>
 #include <floe/result.hpp>
 #include <floe/watch/event.hpp>
@@ -61,6 +63,9 @@ struct object_filter {
   std::string ledger_bucket;
   std::string ledger_prefix;  // "" (the whole bucket) or ending in '/'
   event_limits limits;
+  /// Act on removal events too (floe watch --removals): each becomes a
+  /// work item that writes a removal to the ledger.
+  bool removals = false;
 
   /// The key is the ledger's own (its bucket, under its prefix).
   FLOE_DECL bool is_own_ledger(std::string_view bucket, std::string_view key) const noexcept;
@@ -86,6 +91,7 @@ enum class object_outcome : std::uint8_t {
   vanished,   // HEAD: 404, deleted since its event: skipped
   replaced,   // HEAD with If-Match: 412, replaced since (its own event comes): done
   already,    // the ledger holds it already: done
+  stale,      // older than the newest event the ledger holds for its key (ledger/state.hpp): done
   to_commit,  // checked (and --exec run): waiting for the commit
   committed,  // in a confirmed commit
   failed,     // keeps its messages
@@ -96,7 +102,7 @@ FLOE_DECL std::string_view to_string(object_outcome o) noexcept;
 /// Settled without failure: its messages may go.
 inline bool settled_ok(object_outcome o) noexcept {
   return o == object_outcome::vanished || o == object_outcome::replaced || o == object_outcome::already ||
-         o == object_outcome::committed;
+         o == object_outcome::stale || o == object_outcome::committed;
 }
 
 struct object_work {
@@ -107,7 +113,10 @@ struct object_work {
   std::optional<std::uint64_t> size;  // from the event
   std::string event_name;
   std::string event_time;
-  std::string sequencer;
+  std::string sequencer;    // upper-case hex; empty: none sent (moto, a reconcile listing)
+  /// A removal (--removals): no HEAD, no --exec; the commit records it.
+  /// Its version_id is empty for a delete marker (every version goes).
+  bool removal = false;
   std::vector<std::size_t> messages;  // indices of the messages that name it
 
   // Filled as it is worked on.
@@ -117,6 +126,8 @@ struct object_work {
   std::string head_etag;
   std::string head_version_id;
   std::uint64_t head_size = 0;
+  std::optional<checksum::algorithm> head_checksum_algorithm;
+  std::string head_checksum;
 };
 
 class batch {

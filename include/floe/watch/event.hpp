@@ -52,7 +52,8 @@ enum class event_format : std::uint8_t {
 
 enum class event_kind : std::uint8_t {
   object_created,  // ObjectCreated:* (S3) or "Object Created" (EventBridge)
-  other,           // removals, restores, tagging, ...: valid, asks for nothing
+  object_removed,  // ObjectRemoved:* (S3) or "Object Deleted" (EventBridge): acted on with --removals only
+  other,           // restores, tagging, ...: valid, asks for nothing
 };
 
 struct object_event {
@@ -66,6 +67,10 @@ struct object_event {
   std::string version_id;  // empty: none (or "null")
   std::string sequencer;   // empty: not sent
   std::string event_time;  // as sent (S3 eventTime or EventBridge time); empty: not sent
+  /// A removal that left a delete marker (ObjectRemoved:DeleteMarkerCreated;
+  /// EventBridge deletion-type "Delete Marker Created"): version_id is the
+  /// marker's, not an object version's.
+  bool delete_marker = false;
 };
 
 enum class message_kind : std::uint8_t {
@@ -100,8 +105,11 @@ FLOE_DECL result<event_message> parse_event_message(std::string_view body, event
 /// (errc::malformed_reply): a bad escape; a result that is not UTF-8.
 FLOE_DECL result<std::string> decode_event_key(std::string_view encoded);
 
-/// The event asks the watcher to look at the object.
-inline bool wants_action(object_event const& e) noexcept { return e.kind == event_kind::object_created; }
+/// The event asks the watcher to look at the object (`removals`: removal
+/// events too, `floe watch --removals`).
+inline bool wants_action(object_event const& e, bool removals = false) noexcept {
+  return e.kind == event_kind::object_created || (removals && e.kind == event_kind::object_removed);
+}
 
 /// A valid message that asks for nothing: a test event, or only events that
 /// are not ObjectCreated. (Pattern and ledger-prefix filters are the

@@ -43,6 +43,8 @@ struct metrics {
   std::uint64_t objects_committed = 0;
   std::uint64_t objects_skipped = 0;     // vanished or replaced before their HEAD
   std::uint64_t duplicates_skipped = 0;  // the ledger held them already, or named twice in a batch
+  std::uint64_t stale_events = 0;        // older than the newest event the ledger holds for their key
+  std::uint64_t removals_committed = 0;  // removals written to the ledger (--removals)
   std::uint64_t objects_failed = 0;
   std::uint64_t exec_runs = 0;
   std::uint64_t exec_failures = 0;

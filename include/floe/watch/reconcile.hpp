@@ -53,6 +53,18 @@ using known_fn = std::function<bool(std::string_view bucket, std::string_view ke
 FLOE_DECL std::vector<object_work> reconcile_page(std::string const& bucket, std::vector<listed_object> const& page,
                                                   object_filter const& filter, known_fn const& known);
 
+/// What one reconcile pass did (watcher::reconcile_now, floe ledger
+/// reconcile).
+struct reconcile_report {
+  std::uint64_t listed = 0;      // objects listed under the patterns' prefixes
+  std::uint64_t registered = 0;  // registered by this pass
+  std::uint64_t already = 0;     // worked on and found registered (by another writer meanwhile, or named twice)
+  std::uint64_t skipped = 0;     // gone or replaced between the listing and their HEAD
+  std::uint64_t failed = 0;      // their HEAD, --exec or commit failed
+  std::uint64_t commits = 0;     // commits written (one per page at most)
+  std::string listing_error;     // the first listing that failed (the pass went on with the next prefix)
+};
+
 class reconcile_schedule {
  public:
   using clock = std::chrono::steady_clock;

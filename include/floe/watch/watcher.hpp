@@ -125,6 +125,9 @@ struct watcher_config {
   std::chrono::seconds queue_poll{15};
   /// Reconcile listings (reconcile.hpp): how often; 0: never.
   std::chrono::milliseconds reconcile_every{0};
+  /// Act on removal events: each writes a removal to the ledger (guarded by
+  /// its sequencer: ledger/state.hpp); no HEAD, no exec.
+  bool removals = false;
   std::string writer;                            // recorded in commits; empty: the ledger's
   std::size_t malformed_memory = 10000;          // message ids remembered so a malformed one is logged once
 };
@@ -163,6 +166,7 @@ class watcher {
     filter_.limits = cfg_.limits;
     filter_.ledger_bucket = l.bucket();
     filter_.ledger_prefix = l.prefix();
+    filter_.removals = cfg_.removals;
   }
   watcher(watcher const&) = delete;
   watcher& operator=(watcher const&) = delete;
@@ -172,6 +176,14 @@ class watcher {
   /// or the ledger cannot be reached); afterwards every failure is logged,
   /// counted and retried.
   boost::asio::awaitable<result<void>> run();
+
+  /// One reconcile pass now, without the queue (no SQS request is made:
+  /// floe ledger reconcile): creates or loads the ledger, lists each
+  /// pattern's literal prefix a page at a time and sends every matching
+  /// object the ledger lacks through the same HEAD / exec / commit path as
+  /// an event's. Errors: the ledger cannot be created or loaded; a failing
+  /// listing or object is in the report.
+  boost::asio::awaitable<result<reconcile_report>> reconcile_now();
 
   /// Stops receiving; the batch in work finishes or is left within
   /// cfg.stop_grace. Idempotent.
@@ -189,7 +201,7 @@ class watcher {
   boost::asio::awaitable<void> receive_loop();
   boost::asio::awaitable<void> poll_loop();
   boost::asio::awaitable<void> receive_once();
-  boost::asio::awaitable<void> reconcile_once();
+  boost::asio::awaitable<reconcile_report> reconcile_once();
   boost::asio::awaitable<void> work_listed(std::vector<object_work> objects);
   double random01();
   boost::asio::awaitable<void> work_batch(std::vector<sqs::message> messages, time_point sent);

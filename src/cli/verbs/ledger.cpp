@@ -6,6 +6,7 @@
 #include "../interrupt.hpp"
 #include "../job_pool.hpp"
 #include "../json_writer.hpp"
+#include "../ledger_reconcile.hpp"
 #include "../ledger_text.hpp"
 #include "../op_trace.hpp"
 #include "../output.hpp"
@@ -14,6 +15,7 @@
 
 #include <floe/json/writer.hpp>
 #include <floe/ledger/ledger.hpp>
+#include <floe/watch/pattern.hpp>
 
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -31,7 +33,7 @@ namespace asio = boost::asio;
 using boost::asio::awaitable;
 
 bool is_subcommand(std::string_view s) {
-  return s == "init" || s == "add" || s == "log" || s == "ls" || s == "verify";
+  return s == "init" || s == "add" || s == "log" || s == "ls" || s == "verify" || s == "reconcile";
 }
 
 // "bucket/prefix", as errors name the ledger.
@@ -109,15 +111,15 @@ awaitable<int> cmd_add(context& x, ledger::ledger& l) {
     if (r->wrote) w.value(r->number);
     else w.null();
     w.key("committed").begin_array();
-    for (auto const& e : r->committed) write_entry(w, view_of(e));
+    for (auto const& e : r->committed) write_entry(w, ledger::view_of(e));
     w.end_array().key("already").begin_array();
-    for (auto const& e : r->already) write_entry(w, view_of(e));
+    for (auto const& e : r->already) write_entry(w, ledger::view_of(e));
     w.end_array().field("writer", l.config().writer).field("write_attempts", r->writes);
     w.field("lost_races", r->lost_races).field("conflicts", r->conflicts).end_object();
     out = w.line();
   } else {
-    for (auto const& e : r->committed) out += "added " + entry_line(view_of(e));
-    for (auto const& e : r->already) out += "already " + entry_line(view_of(e));
+    for (auto const& e : r->committed) out += "added " + entry_line(ledger::view_of(e));
+    for (auto const& e : r->already) out += "already " + entry_line(ledger::view_of(e));
     std::string const already = std::to_string(r->already.size()) + " already registered";
     if (r->wrote)
       out += "commit " + std::to_string(r->number) + ": " + std::to_string(r->committed.size()) + " added, " + already + "\n";
@@ -147,15 +149,19 @@ awaitable<int> cmd_ls(context& x, ledger::ledger& l) {
   if (!r) co_return fail(x, r.error(), "LedgerRefresh", resource(l));
   auto const& set = l.entries();
   std::string out;
+  // The live set: removed registrations and removals are not shown.
   for (std::size_t i = 0; i < set.size(); ++i) {
-    if (x.g.json) {
-      json_writer w;
-      write_entry(w, set.at(i));
-      out += w.line();
-    } else {
-      out += entry_line(set.at(i));
+    auto const e = set.at(i);
+    if (!e.removal && !e.removed) {
+      if (x.g.json) {
+        json_writer w;
+        write_entry(w, e);
+        out += w.line();
+      } else {
+        out += entry_line(e);
+      }
     }
-    if (out.size() >= 64 * 1024 || i + 1 == set.size()) {
+    if (out.size() >= 64 * 1024 || (i + 1 == set.size() && !out.empty())) {
       if (!write_stdout(out)) co_return exit_error;
       out.clear();
     }
@@ -207,23 +213,33 @@ awaitable<int> cmd_ledger(context& x) {
   if (sub == "add") co_return co_await cmd_add(x, l);
   if (sub == "log") co_return co_await cmd_log(x, l);
   if (sub == "ls") co_return co_await cmd_ls(x, l);
+  if (sub == "reconcile") co_return co_await run_ledger_reconcile(x, l);
   co_return co_await cmd_verify(x, l);
 }
 
 // Everything that can be told from the command line alone, before a request.
 result<void> check_ledger(command_line const& cl) {
   std::string_view const sub = cl.args[0];
-  if (!is_subcommand(sub)) return usage("unknown ledger command '" + printable(sub) + "' (init, add, log, ls, verify)");
+  if (!is_subcommand(sub))
+    return usage("unknown ledger command '" + printable(sub) + "' (init, add, log, ls, verify, reconcile)");
   if (sub == "add" && cl.args.size() < 3) return usage("ledger add needs the objects to register: s3://BUCKET/KEY...");
-  if (sub != "add" && cl.args.size() > 2) return usage("too many arguments: ledger " + std::string(sub) + " takes the ledger only");
-  if (sub != "add" && sub != "init" && !cl.writer.empty()) return usage("--writer applies to ledger init and add");
-  if (sub != "add" && cl.concurrency != command_line{}.concurrency) return usage("--concurrency applies to ledger add");
+  bool const reconcile = sub == "reconcile";
+  if (reconcile && cl.args.size() < 3)
+    return usage("ledger reconcile needs the patterns to list: s3://BUCKET/PREFIX/**/*.parquet...");
+  if (sub != "add" && !reconcile && cl.args.size() > 2)
+    return usage("too many arguments: ledger " + std::string(sub) + " takes the ledger only");
+  if (sub != "add" && sub != "init" && !reconcile && !cl.writer.empty())
+    return usage("--writer applies to ledger init, add and reconcile");
+  if (sub != "add" && !reconcile && cl.concurrency != command_line{}.concurrency)
+    return usage("--concurrency applies to ledger add and reconcile");
   if (cl.args.size() - 2 > ledger::ledger::max_batch)
     return usage("at most " + std::to_string(ledger::ledger::max_batch) + " objects per ledger add (one commit)");
   auto where = parse_s3_uri(cl.args[1]);
   if (!where) return where.error();
   if (auto p = ledger::normalize_prefix(where->key); !p) return usage("ledger " + printable(cl.args[1]) + ": " + p.error().diag.message);
-  for (std::size_t i = 2; i < cl.args.size(); ++i) {
+  for (std::size_t i = 2; reconcile && i < cl.args.size(); ++i)
+    if (auto p = watch::pattern::parse(cl.args[i]); !p) return usage(p.error().diag.message);
+  for (std::size_t i = 2; !reconcile && i < cl.args.size(); ++i) {
     auto u = parse_s3_uri(cl.args[i]);
     if (!u) return u.error();
     if (u->key.empty()) return usage("'" + printable(cl.args[i]) + "' names no object");
@@ -246,9 +262,9 @@ result<void> set_head_concurrency(command_line& cl, std::string_view value) {
   return {};
 }
 
-constexpr option_spec writer{"writer", 0, "NAME", "init, add: the writer the commit records\n(default: floe@HOST/PID)",
+constexpr option_spec writer{"writer", 0, "NAME", "init, add, reconcile: the writer the commits record\n(default: floe@HOST/PID)",
                              set_writer};
-constexpr option_spec concurrency{"concurrency", 0, "N", "add: objects HEADed at once (1-64, default 8)",
+constexpr option_spec concurrency{"concurrency", 0, "N", "add, reconcile: objects HEADed at once (1-64, default 8)",
                                   set_head_concurrency};
 constexpr option_spec const* ledger_options[] = {&writer, &concurrency};
 
@@ -256,7 +272,7 @@ constexpr verb_spec ledger_verbs[] = {
     {.name = "ledger",
      .min_args = 2,
      .max_args = std::numeric_limits<unsigned>::max(),
-     .operands = "init|add|log|ls|verify LEDGER [OBJECT...]",
+     .operands = "init|add|log|ls|verify|reconcile LEDGER [OBJECT...|PATTERN...]",
      .summary = "a ledger of objects registered exactly once (docs/ledger.md)",
      .description =
          "LEDGER is s3://BUCKET[/PREFIX], OBJECT s3://BUCKET/KEY. A ledger is a log of\n"
@@ -268,10 +284,15 @@ constexpr verb_spec ledger_verbs[] = {
          "                       nothing was new. An object that cannot be read (exit 4\n"
          "                       when missing) fails the whole add: nothing is committed\n"
          "  log LEDGER           the commits: number, time, entries, writer\n"
-         "  ls LEDGER            the registered entries: SIZE ETAG VERSION URI\n"
+         "  ls LEDGER            the live entries: SIZE ETAG VERSION URI\n"
+         "  reconcile LEDGER PATTERN...\n"
+         "                       list each PATTERN's literal prefix a page at a time and\n"
+         "                       register every matching object the ledger lacks, as\n"
+         "                       floe watch --reconcile-every does (one commit per page);\n"
+         "                       exit 1 when a listing or an object failed\n"
          "  verify LEDGER        check the whole log and every checkpoint; exit 1 naming\n"
          "                       the first defect\n"
-         "--json: init, add and verify print one document; log and ls one object per\n"
+         "--json: init, add, verify and reconcile print one document; log and ls one object per\n"
          "line.\n",
      .options = ledger_options,
      .check = check_ledger,

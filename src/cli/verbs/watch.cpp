@@ -121,8 +121,12 @@ constexpr option_spec reconcile_every{"reconcile-every", 0, "DURATION",
                                       "also list each PATTERN's prefix this often (10s, 15m, 1h) and\n"
                                       "register the matching objects the ledger lacks",
                                       set_reconcile_every};
+constexpr option_spec removals{"removals", 0, "",
+                               "also act on ObjectRemoved events: write each removal to the\nledger (no --exec), "
+                               "so that an object created again is registered again",
+                               set_flag<&command_line::removals>};
 constexpr option_spec const* watch_options[] = {&queue, &ledger_option, &exec, &jsonl, &metrics, &log_format,
-                                                &visibility, &concurrency, &reconcile_every};
+                                                &visibility, &concurrency, &reconcile_every, &removals};
 
 constexpr verb_spec watch_verbs[] = {
     {.name = "watch",

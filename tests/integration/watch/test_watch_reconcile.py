@@ -9,8 +9,11 @@ path, once, however many passes run.
 Every wait polls the ledger or /metrics with a bound (watch_support.wait_for).
 Prints "floe-cases: N passed, M failed".
 """
+import json
 import os
+import subprocess
 
+import watch_support
 from watch_support import WatchCase, main, wait_for
 
 
@@ -51,6 +54,43 @@ class WatchReconcileTest(WatchCase):
         self.assertEqual(w.metric("floe_watch_objects_committed_total"), 1)
         self.assertEqual(self.ledger_keys(), ["in/evented.parquet"])
         self.assertEqual(w.stop(), 0)
+
+    def test_one_shot_ledger_reconcile_registers_a_backfill_a_page_at_a_time(self):
+        # `floe ledger reconcile`: no watcher, no queue, no notifications.
+        self.s3.put_bucket_notification_configuration(Bucket=self.bucket, NotificationConfiguration={})
+        keys = [f"in/{i:04d}.parquet" for i in range(1005)] + ["in/sp ace+ü.parquet"]
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(lambda k: self.put(k, k.encode()), keys + ["in/skip.csv", "out/x.parquet"]))
+        self.floe("ledger", "init", self.ledger)
+        self.floe("ledger", "add", self.ledger, f"s3://{self.bucket}/in/0007.parquet")  # one registered before
+        pattern = f"s3://{self.bucket}/in/**/*.parquet"
+        first = json.loads(self.floe("--json", "ledger", "reconcile", self.ledger, pattern))
+        self.assertEqual(first["listed"], len(keys) + 1)  # in/skip.csv is listed, not registered
+        self.assertEqual(first["registered"], len(keys) - 1)
+        self.assertEqual(first["failed"], 0)
+        self.assertEqual(first["commits"], 2)  # one per page of 1000 keys
+        self.assertTrue(first["ok"])
+        self.assertEqual(sorted(self.ledger_keys()), sorted(keys))
+        # Again: every object is known from the listing; nothing is HEADed
+        # or written (a few requests load the ledger and list two pages, not
+        # one HEAD per object).
+        before = self.proxy.stats()["by_service"].get("s3", 0)
+        second = json.loads(self.floe("--json", "ledger", "reconcile", self.ledger, pattern))
+        self.assertEqual((second["registered"], second["already"], second["commits"]), (0, 0, 0))
+        self.assertLess(self.proxy.stats()["by_service"].get("s3", 0) - before, 40)
+        self.assertIn("ok:", self.floe("ledger", "verify", self.ledger))
+        text = self.floe("ledger", "reconcile", self.ledger, pattern)
+        self.assertIn(f"{len(keys) + 1} listed, 0 registered", text)
+
+    def test_one_shot_ledger_reconcile_names_what_is_wrong(self):
+        r = subprocess.run([watch_support.FLOE, "ledger", "reconcile", self.ledger], capture_output=True,
+                           env=self.static_env, timeout=60)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"needs the patterns", r.stderr)
+        r = subprocess.run([watch_support.FLOE, "ledger", "reconcile", self.ledger, "s3://"], capture_output=True,
+                           env=self.static_env, timeout=60)
+        self.assertEqual(r.returncode, 2)
 
 
 if __name__ == "__main__":

@@ -110,7 +110,7 @@ TEST_CASE("decode_commit refuses what is not a commit, saying why") {
   CHECK(reason_of_commit("garbage").find("not JSON") != std::string::npos);
   CHECK(reason_of_commit("[]").find("not a JSON object") != std::string::npos);
   CHECK(reason_of_commit(R"({"kind":"commit"})").find("floe_ledger") != std::string::npos);
-  CHECK(reason_of_commit(R"({"floe_ledger":2,"kind":"commit"})").find("version 2") != std::string::npos);
+  CHECK(reason_of_commit(R"({"floe_ledger":3,"kind":"commit"})").find("version 3") != std::string::npos);
   CHECK(reason_of_commit(R"({"floe_ledger":1,"kind":"checkpoint"})").find("kind") != std::string::npos);
   CHECK(reason_of_commit(R"({"floe_ledger":1,"kind":"commit","commit":-1})").find("commit number") != std::string::npos);
   CHECK(reason_of_commit(R"({"floe_ledger":1,"kind":"commit","commit":1,"write_id":""})").find("write_id") !=

@@ -132,7 +132,7 @@ TEST_CASE("checkpoints that disagree with the replay") {
     auto r = verify(log, {{10, text}});
     REQUIRE_FALSE(r.ok());
     CHECK(r.first_defect->kind == defect_kind::checkpoint_disagrees);
-    CHECK(r.first_defect->message.find("holds 18 entries where commits 0..10 registered 20") != std::string::npos);
+    CHECK(r.first_defect->message.find("holds 18 entries where commits 0..10 leave 20") != std::string::npos);
     CHECK(r.first_defect->message.find("missing: lake/k10a") != std::string::npos);
   }
   SUBCASE("an entry no commit registered") {

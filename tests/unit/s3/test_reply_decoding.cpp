@@ -53,6 +53,23 @@ TEST_CASE("fill_info reads the object's facts, any case of names, the first of e
   CHECK(i.metadata == md{{"owner", "Alice"}, {"b", ""}});
 }
 
+TEST_CASE("fill_info: the object's checksum, the first x-amz-checksum-<algorithm>, composite values as sent") {
+  object_info i;
+  detail::fill_info(reply(200, {{"x-amz-checksum-type", "COMPOSITE"},
+                                {"X-Amz-Checksum-CRC32C", "yZRlqg==-2"},
+                                {"x-amz-checksum-sha256", "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="},
+                                {"x-amz-checksum-mode", "ENABLED"}}),
+                    i);
+  REQUIRE(i.checksum_algorithm.has_value());
+  CHECK(*i.checksum_algorithm == floe::checksum::algorithm::crc32c);
+  CHECK(i.checksum == "yZRlqg==-2");
+  CHECK(i.metadata.empty());
+  object_info none;
+  detail::fill_info(reply(200, {{"x-amz-checksum-type", "FULL_OBJECT"}}), none);
+  CHECK_FALSE(none.checksum_algorithm.has_value());
+  CHECK(none.checksum.empty());
+}
+
 TEST_CASE("fill_info: a ranged reply's size is the whole object's, from Content-Range") {
   object_info i;
   detail::fill_info(reply(206, {{"Content-Range", "bytes 0-9/100"}, {"Content-Length", "10"}}), i);

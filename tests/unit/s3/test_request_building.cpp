@@ -120,6 +120,27 @@ TEST_CASE("set_read_conditions sends a HEAD's conditions quoted, and nothing wit
   CHECK(req.headers.get("If-None-Match") == "\"b\"");
 }
 
+TEST_CASE("a read of one version asks ?versionId=; a HEAD may ask for the object's checksum") {
+  std::string const b = "bucket", k = "key";
+  detail::op_spec op;
+  read_conditions c;
+  c.version_id = "3HL4kq/tJ+l";
+  detail::read_op(op, "HeadObject", "HEAD", b, k, c);
+  std::string target;
+  op.query.append_to(target);
+  CHECK(target == "?versionId=3HL4kq%2FtJ%2Bl");
+  CHECK_FALSE(op.conditional_read);
+  http::request req;
+  c.checksum_mode = true;
+  detail::set_read_conditions(req, c);
+  CHECK(req.headers.get("x-amz-checksum-mode") == "ENABLED");
+  detail::op_spec plain;
+  detail::read_op(plain, "HeadObject", "HEAD", b, k, read_conditions{});
+  std::string none;
+  plain.query.append_to(none);
+  CHECK(none.empty());
+}
+
 TEST_CASE("backwards: a range whose end comes before its start") {
   get_params p;
   CHECK_FALSE(detail::backwards(p));

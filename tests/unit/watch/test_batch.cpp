@@ -191,3 +191,36 @@ TEST_CASE("receipt handles: each once, in first-seen order") {
   CHECK(receipt_handles(b, {0, 1, 2}) == std::vector<std::string>{"h1", "h2"});
   CHECK(receipt_handles(b, {2, 1}) == std::vector<std::string>{"h1", "h2"});
 }
+
+TEST_CASE("--removals: removal events become removal items; delete markers name no version; newest sequencer kept") {
+  auto body = [](std::string name, std::string key, std::string version, std::string seq) {
+    return R"({"Records":[{"eventSource":"aws:s3","eventName":")" + name +
+           R"(","s3":{"bucket":{"name":"lake"},"object":{"key":")" + key + R"(","eTag":"e1","size":3,"versionId":")" +
+           version + R"(","sequencer":")" + seq + R"("}}}]})";
+  };
+  std::vector<received_message> in{msg("1", body("ObjectRemoved:Delete", "in/a", "v1", "00aa")),
+                                    msg("2", body("ObjectRemoved:DeleteMarkerCreated", "in/b", "marker", "0010")),
+                                    msg("3", body("ObjectRemoved:Delete", "in/a", "v1", "00AB")),
+                                    msg("4", body("ObjectCreated:Put", "in/a", "v2", "00AC"))};
+  auto off = batch::plan(in, filter({"s3://lake/in/*"}));
+  CHECK(off.plans()[0].verdict == message_verdict::not_created);
+  CHECK(off.objects().size() == 1);
+  auto f = filter({"s3://lake/in/*"});
+  f.removals = true;
+  auto b = batch::plan(in, f);
+  CHECK(b.plans()[0].verdict == message_verdict::work);
+  REQUIRE(b.objects().size() == 3);
+  auto const& a = b.objects()[0];
+  CHECK(a.removal);
+  CHECK(a.etag.empty());  // a removal has no ETag (moto sends one)
+  CHECK(a.version_id == "v1");
+  CHECK(a.sequencer == "00AB");  // the newer of the two events for it, upper-case
+  CHECK(a.messages == idx{0, 2});
+  CHECK(b.objects()[1].removal);
+  CHECK(b.objects()[1].version_id.empty());  // the marker's id: every version goes
+  CHECK_FALSE(b.objects()[2].removal);
+  CHECK(b.objects()[2].sequencer == "00AC");
+  auto bad = batch::plan({msg("5", body("ObjectRemoved:Delete", "in/a", "v1", "not-hex"))}, f);
+  CHECK(bad.plans()[0].verdict == message_verdict::malformed);
+  CHECK(bad.plans()[0].reason.find("sequencer") != std::string::npos);
+}

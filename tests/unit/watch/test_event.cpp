@@ -73,7 +73,10 @@ TEST_CASE("moto: copy is created, delete asks for nothing, the test event asks f
   CHECK(wants_action(c.events.at(0)));
   CHECK(c.events[0].key == "in/copy.parquet");
   auto d = parse_ok(event_file("moto-05-ObjectRemoved-Delete.json"));
-  CHECK(d.events.at(0).kind == event_kind::other);
+  CHECK(d.events.at(0).kind == event_kind::object_removed);
+  CHECK_FALSE(d.events[0].delete_marker);
+  CHECK(wants_action(d.events[0], true));
+  CHECK_FALSE(wants_action(d.events[0]));
   CHECK(d.events[0].name == "ObjectRemoved:Delete");
   CHECK(asks_for_nothing(d));
   auto t = parse_ok(event_file("moto-00-test-event.json"));
@@ -117,7 +120,7 @@ TEST_CASE("moto through EventBridge: key not encoded, eTag, version-id \"null\",
   CHECK(e.size == 10u);
   CHECK(e.etag == "0bbc18cdea1c4aaa17777d441214774a");
   CHECK(e.version_id.empty());  // "null": the null version, which HEAD does not name
-  CHECK(e.sequencer == "617f08299329d189");
+  CHECK(e.sequencer == "617F08299329D189");  // kept upper-case (ledger/sequencer.hpp)
   CHECK(e.event_time == "2026-12-01T15:14:17Z");
   auto t = parse_ok(event_file("moto-eventbridge-01-ObjectTagsAdded.json"));
   CHECK(t.events.at(0).kind == event_kind::other);
@@ -169,7 +172,9 @@ TEST_CASE("AWS's documented shapes") {
     CHECK(c.events[0].reason == "PutObject");
     CHECK(c.events[0].event_time == "2021-11-12T00:00:00Z");
     auto d = parse_ok(event_file("aws-eventbridge-object-deleted.json"));
-    CHECK(d.events.at(0).kind == event_kind::other);
+    CHECK(d.events.at(0).kind == event_kind::object_removed);
+    CHECK(d.events[0].delete_marker);
+    CHECK(d.events[0].sequencer == "617F0837B476E463");
     CHECK(asks_for_nothing(d));
   }
 }

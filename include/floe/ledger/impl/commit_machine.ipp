@@ -57,31 +57,27 @@ FLOE_DECL commit_machine::step commit_machine::start() {
   } else {
     if (state_.next() == 0)
       return finish(error(errc::invalid_argument, "the ledger is not loaded (refresh or init it first)"));
-    // An entry given twice is committed once; the second is reported with
-    // those already registered.
-    entry_set seen;
-    std::vector<entry> keep;
-    keep.reserve(batch_.size());
-    for (auto& e : batch_) {
-      if (seen.insert(e) == entry_set::npos)
-        stats_.already.push_back(std::move(e));
-      else
-        keep.push_back(std::move(e));
-    }
-    batch_ = std::move(keep);
   }
   return prepare();
 }
 
 FLOE_DECL commit_machine::step commit_machine::prepare() {
   if (!genesis_) {
+    // Each record is judged against the ledger with the batch's records
+    // kept before it applied (an entry given twice is committed once; the
+    // second is reported with those already registered).
     std::vector<entry> keep;
     keep.reserve(batch_.size());
+    entry_set kept;
     for (auto& e : batch_) {
-      if (state_.entries().contains(e))
-        stats_.already.push_back(std::move(e));
-      else
-        keep.push_back(std::move(e));
+      switch (judge(state_.entries(), &kept, view_of(e))) {
+        case verdict::add:
+          apply_record(kept, view_of(e));
+          keep.push_back(std::move(e));
+          break;
+        case verdict::already: stats_.already.push_back(std::move(e)); break;
+        case verdict::stale: stats_.stale.push_back(std::move(e)); break;
+      }
     }
     batch_ = std::move(keep);
     if (batch_.empty()) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <floe/ledger/state.hpp>
 #include <floe/ledger/verify.hpp>
 
 #include <algorithm>
@@ -57,17 +58,15 @@ FLOE_DECL bool log_verifier::add_commit(std::uint64_t n, std::string_view body) 
     return fail(defect_kind::commit_misnumbered, key,
                 "commit " + std::to_string(n) + " (" + key + ") says it is commit " + std::to_string(c->number));
   for (auto const& e : c->entries) {
-    auto const ord = replay_.insert(e);
-    if (ord == entry_set::npos) {
-      auto const first = commit_of_[replay_.find(e)];
+    if (auto const live = replay_.find(e); live != entry_set::npos)
       return fail(defect_kind::entry_twice, key,
                   "entry " + describe(e) + " in commit " + std::to_string(n) + " (" + key +
-                      ") was already registered by commit " + std::to_string(first));
-    }
-    commit_of_.push_back(n);
+                      ") was already registered by commit " + std::to_string(commit_of_[live]) +
+                      " and not removed since");
+    if (apply_record(replay_, view_of(e)) == verdict::add) commit_of_.push_back(n);
   }
   report_.commits = n + 1;
-  report_.entries = replay_.size();
+  report_.entries = replay_.live();
   return true;
 }
 
@@ -81,7 +80,17 @@ FLOE_DECL checkpoint_reader& log_verifier::begin_checkpoint(std::uint64_t n) {
   cp_seen_.assign(replay_.size(), false);
   cp_extra_.clear();
   cp_reader_.emplace(n, [this](entry_view const& e) {
-    auto const ord = replay_.find(e);
+    std::size_t ord = entry_set::npos;
+    if (!e.removal) {
+      ord = replay_.find(e);
+    } else {
+      // The first removal of that key with the same version and sequencer
+      // not matched yet.
+      for (auto o = replay_.newest_of_key(e.bucket, e.key); o != entry_set::npos; o = replay_.previous_of_key(o)) {
+        auto const r = replay_.at(o);
+        if (r.removal && !cp_seen_[o] && r.version_id == e.version_id && r.sequencer == e.sequencer) ord = o;
+      }
+    }
     if (ord == entry_set::npos) {
       if (cp_extra_.empty()) cp_extra_ = describe(e);
       return true;
@@ -104,17 +113,19 @@ FLOE_DECL bool log_verifier::end_checkpoint(result<void> const& read) {
   if (!cp_extra_.empty())
     return fail(defect_kind::checkpoint_disagrees, key,
                 name + " holds " + cp_extra_ + ", which no commit up to " + std::to_string(n) + " registered");
-  if (held != replay_.size()) {
+  std::size_t expected = 0;
+  for (std::size_t i = 0; i < replay_.size(); ++i) expected += replay_.at(i).removed ? 0 : 1;
+  if (held != expected) {
     std::string missing;
     for (std::size_t i = 0; i < cp_seen_.size(); ++i) {
-      if (!cp_seen_[i]) {
+      if (!cp_seen_[i] && !replay_.at(i).removed) {
         missing = describe(replay_.at(i));
         break;
       }
     }
     return fail(defect_kind::checkpoint_disagrees, key,
-                name + " holds " + std::to_string(held) + " entries where commits 0.." + std::to_string(n) + " registered " +
-                    std::to_string(replay_.size()) + (missing.empty() ? "" : " (missing: " + missing + ")"));
+                name + " holds " + std::to_string(held) + " entries where commits 0.." + std::to_string(n) + " leave " +
+                    std::to_string(expected) + " (live entries and removals)" + (missing.empty() ? "" : " (missing: " + missing + ")"));
   }
   ++report_.checkpoints_checked;
   return true;

@@ -18,8 +18,21 @@ namespace floe::watch {
 
 namespace detail {
 
+// The ledger record an object's work makes: its registration as HEAD
+// described it, or its removal; the event's sequencer either way.
 inline ledger::entry entry_of(object_work const& w) {
-  return {w.bucket, w.key, w.head_etag, w.head_version_id, w.head_size};
+  ledger::entry e{w.bucket, w.key, w.head_etag, w.head_version_id, w.head_size};
+  if (w.removal) {
+    e.etag.clear();
+    e.version_id = w.version_id;
+    e.size = 0;
+    e.removal = true;
+  } else {
+    e.checksum_algorithm = w.head_checksum_algorithm;
+    e.checksum = w.head_checksum;
+  }
+  e.sequencer = w.sequencer;
+  return e;
 }
 
 inline std::string object_uri(object_work const& w) { return "s3://" + w.bucket + "/" + w.key; }
@@ -159,8 +172,31 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
   auto& w = batch_.object(i);
   std::string const uri = detail::object_uri(w);
   std::vector<std::pair<std::string_view, std::string>> const where = {{"bucket", w.bucket}, {"key", w.key}};
+  if (w.removal) {
+    // Nothing to look at: the commit records it, by the rules of its
+    // sequencer (an older removal than the key's latest event is stale).
+    if (auto v = ledger::validate_entry(detail::entry_of(w)); !v) {
+      metrics_.count_error(stage::head, v.error());
+      ++metrics_.objects_failed;
+      batch_.set_outcome(i, object_outcome::failed, v.error().what());
+      log(log_level::warning, "failed", uri + ": " + v.error().what(), where);
+      co_return;
+    }
+    if (ledger::judge(l_.entries(), nullptr, ledger::view_of(detail::entry_of(w))) == ledger::verdict::stale) {
+      ++metrics_.stale_events;
+      batch_.set_outcome(i, object_outcome::stale);
+      log(log_level::info, "stale", "the removal of " + uri + " is older than the ledger's latest event for it", where);
+      co_return;
+    }
+    batch_.set_outcome(i, object_outcome::to_commit);
+    co_return;
+  }
   s3::read_conditions cond;
   cond.if_match = w.etag;
+  // A version named by its event is checked as itself, not as whatever
+  // version is current now.
+  cond.version_id = w.version_id;
+  cond.checksum_mode = true;
   auto head = [this, &w, &cond]() { return s3_.async_head_object(w.bucket, w.key, cond, asio::use_awaitable); };
   std::string const what = "HeadObject " + uri;
   auto h = co_await retry_denied<result<s3::get_result>>(head, what, stage::head);
@@ -183,7 +219,15 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
   w.head_etag = h->info.etag;
   w.head_version_id = h->info.version_id;
   w.head_size = h->info.size;
-  auto const e = detail::entry_of(w);
+  w.head_checksum_algorithm = h->info.checksum_algorithm;
+  w.head_checksum = h->info.checksum;
+  auto e = detail::entry_of(w);
+  if (e.checksum.size() > ledger::max_checksum_bytes) {  // not one S3 sends: kept out of the entry
+    e.checksum_algorithm.reset();
+    e.checksum.clear();
+    w.head_checksum_algorithm.reset();
+    w.head_checksum.clear();
+  }
   if (auto v = ledger::validate_entry(e); !v) {
     metrics_.count_error(stage::head, v.error());
     ++metrics_.objects_failed;
@@ -191,11 +235,18 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
     log(log_level::warning, "failed", uri + ": " + v.error().what(), where);
     co_return;
   }
-  if (l_.contains(e)) {
-    ++metrics_.duplicates_skipped;
-    batch_.set_outcome(i, object_outcome::already);
-    log(log_level::info, "already", uri + " is registered already", where);
-    co_return;
+  switch (ledger::judge(l_.entries(), nullptr, ledger::view_of(e))) {
+    case ledger::verdict::already:
+      ++metrics_.duplicates_skipped;
+      batch_.set_outcome(i, object_outcome::already);
+      log(log_level::info, "already", uri + " is registered already", where);
+      co_return;
+    case ledger::verdict::stale:
+      ++metrics_.stale_events;
+      batch_.set_outcome(i, object_outcome::stale);
+      log(log_level::info, "stale", "the event of " + uri + " is older than the ledger's latest event for it", where);
+      co_return;
+    case ledger::verdict::add: break;
   }
   if (hooks_.exec) {
     ++metrics_.exec_runs;
@@ -248,10 +299,18 @@ boost::asio::awaitable<void> watcher<Queue>::commit_batch() {
   std::vector<bool> reported(r->committed.size(), false);
   for (auto i : idx) {
     auto const e = detail::entry_of(batch_.objects()[i]);
-    auto const found = std::find_if(r->committed.begin(), r->committed.end(),
-                                    [&](ledger::entry const& c) { return same_identity(c, e); });
+    auto const same = [&](ledger::entry const& c) { return same_identity(c, e) && c.removal == e.removal; };
+    auto const found = std::find_if(r->committed.begin(), r->committed.end(), same);
     auto const& w = batch_.objects()[i];
     bool const elsewhere = found == r->committed.end();
+    if (elsewhere && std::find_if(r->stale.begin(), r->stale.end(), same) != r->stale.end()) {
+      batch_.set_outcome(i, object_outcome::stale);
+      ++metrics_.stale_events;
+      log(log_level::info, "stale",
+          detail::object_uri(w) + ": its event is older than the ledger's latest event for it (learnt at the commit)",
+          {{"bucket", w.bucket}, {"key", w.key}});
+      continue;
+    }
     auto const slot = static_cast<std::size_t>(found - r->committed.begin());
     if (elsewhere || reported[slot]) {
       batch_.set_outcome(i, object_outcome::already);
@@ -263,6 +322,13 @@ boost::asio::awaitable<void> watcher<Queue>::commit_batch() {
       continue;
     }
     reported[slot] = true;
+    if (w.removal) {
+      ++metrics_.removals_committed;
+      if (hooks_.registered) hooks_.registered(w, r->number);
+      log(log_level::info, "removed", detail::object_uri(w) + " removed in commit " + std::to_string(r->number),
+          {{"bucket", w.bucket}, {"key", w.key}, {"commit", std::to_string(r->number)}});
+      continue;
+    }
     ++metrics_.objects_committed;
     if (auto t = parse_event_time(w.event_time))
       metrics_.observe_lag(std::chrono::time_point_cast<std::chrono::milliseconds>(std::chrono::system_clock::now()) - *t);

@@ -27,9 +27,20 @@ double watcher<Queue>::random01() {
 // left until the next pass; a page's objects are committed before the next
 // page is asked for.
 template <queue_client Queue>
-boost::asio::awaitable<void> watcher<Queue>::reconcile_once() {
+boost::asio::awaitable<result<reconcile_report>> watcher<Queue>::reconcile_now() {
+  namespace asio = boost::asio;
+  auto init = co_await l_.async_init(asio::use_awaitable);
+  if (!init) co_return init.error();
+  count_credentials();
+  co_return co_await reconcile_once();
+}
+
+template <queue_client Queue>
+boost::asio::awaitable<reconcile_report> watcher<Queue>::reconcile_once() {
   namespace asio = boost::asio;
   auto const start = clock::now();
+  metrics const at_start = metrics_;
+  reconcile_report report;
   // Current before the first page, so that what others registered is not
   // HEADed again.
   auto refreshing = l_.async_refresh(asio::use_awaitable);
@@ -53,6 +64,8 @@ boost::asio::awaitable<void> watcher<Queue>::reconcile_once() {
       auto page = co_await std::move(paging);
       if (!page) {
         failed = true;
+        if (report.listing_error.empty())
+          report.listing_error = "listing s3://" + t.bucket + "/" + t.prefix + ": " + page.error().what();
         metrics_.count_error(stage::reconcile, page.error());
         log(log_level::warning, "reconcile_failed",
             "listing s3://" + t.bucket + "/" + t.prefix + ": " + page.error().what() + " (until the next pass)",
@@ -67,7 +80,13 @@ boost::asio::awaitable<void> watcher<Queue>::reconcile_once() {
       if (!work.empty()) co_await work_listed(std::move(work));
     }
   }
-  if (stopping_) co_return;
+  report.listed = listed;
+  report.registered = metrics_.reconciled_objects - at_start.reconciled_objects;
+  report.already = metrics_.duplicates_skipped - at_start.duplicates_skipped;
+  report.skipped = metrics_.objects_skipped - at_start.objects_skipped;
+  report.failed = metrics_.objects_failed - at_start.objects_failed;
+  report.commits = metrics_.commits - at_start.commits;
+  if (stopping_) co_return report;
   ++metrics_.reconcile_passes;
   auto const took = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - start);
   log(failed ? log_level::warning : log_level::info, "reconciled",
@@ -75,6 +94,7 @@ boost::asio::awaitable<void> watcher<Queue>::reconcile_once() {
           std::to_string(metrics_.reconciled_objects - before) + " registered" + (failed ? " (a listing failed)" : ""),
       {{"listed", std::to_string(listed)}, {"registered", std::to_string(metrics_.reconciled_objects - before)},
        {"ms", std::to_string(took.count())}});
+  co_return report;
 }
 
 // A page's objects through work_objects (HEAD, --exec, one commit), as a

@@ -45,7 +45,14 @@ boost::asio::awaitable<result<void>> watcher<Queue>::run() {
   } else {
     co_await receive_loop();
   }
-  log(log_level::info, "stopped", "stopped", {{"held", std::to_string(keeper_.held())}});
+  // The run's summary: --log-format json gives it as one object.
+  log(log_level::info, "stopped", "stopped",
+      {{"held", std::to_string(keeper_.held())},
+       {"committed", std::to_string(metrics_.objects_committed)},
+       {"already", std::to_string(metrics_.duplicates_skipped)},
+       {"stale", std::to_string(metrics_.stale_events)},
+       {"removals", std::to_string(metrics_.removals_committed)},
+       {"failed", std::to_string(metrics_.objects_failed)}});
   co_return result<void>{};
 }
 

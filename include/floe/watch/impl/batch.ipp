@@ -1,4 +1,5 @@
 #pragma once
+#include <floe/ledger/sequencer.hpp>
 #include <floe/watch/batch.hpp>
 
 #include <map>
@@ -30,6 +31,7 @@ FLOE_DECL std::string_view to_string(object_outcome o) noexcept {
     case object_outcome::vanished: return "vanished";
     case object_outcome::replaced: return "replaced";
     case object_outcome::already: return "already";
+    case object_outcome::stale: return "stale";
     case object_outcome::to_commit: return "to_commit";
     case object_outcome::committed: return "committed";
     case object_outcome::failed: return "failed";
@@ -42,7 +44,7 @@ FLOE_DECL batch batch::plan(std::vector<received_message> messages, object_filte
   b.messages_ = std::move(messages);
   b.plans_.resize(b.messages_.size());
   // Identity as the events give it -> work item.
-  std::map<std::tuple<std::string, std::string, std::string, std::string>, std::size_t> index;
+  std::map<std::tuple<std::string, std::string, std::string, std::string, bool>, std::size_t> index;
   for (std::size_t m = 0; m < b.messages_.size(); ++m) {
     auto& plan = b.plans_[m];
     auto parsed = parse_event_message(b.messages_[m].body, filter.limits);
@@ -60,7 +62,7 @@ FLOE_DECL batch batch::plan(std::vector<received_message> messages, object_filte
     }
     bool created = false, matched = false;
     for (auto& e : parsed->events) {
-      if (!wants_action(e)) {
+      if (!wants_action(e, filter.removals)) {
         ++plan.records_ignored;
         continue;
       }
@@ -70,8 +72,19 @@ FLOE_DECL batch batch::plan(std::vector<received_message> messages, object_filte
         continue;
       }
       matched = true;
-      auto id = std::make_tuple(e.bucket, e.key, e.etag, e.version_id);
+      bool const removal = e.kind == event_kind::object_removed;
+      if (removal) {
+        e.etag.clear();  // moto sends one; a removal has none
+        e.size.reset();
+        if (e.delete_marker) e.version_id.clear();  // the marker's id: every version goes
+      }
+      auto id = std::make_tuple(e.bucket, e.key, e.etag, e.version_id, removal);
       auto [it, fresh] = index.emplace(std::move(id), b.objects_.size());
+      if (!fresh) {
+        auto& seen = b.objects_[it->second];
+        if (!e.sequencer.empty() && (seen.sequencer.empty() || ledger::compare_sequencers(e.sequencer, seen.sequencer) > 0))
+          seen.sequencer = e.sequencer;
+      }
       if (fresh) {
         object_work w;
         w.bucket = std::move(e.bucket);
@@ -82,6 +95,7 @@ FLOE_DECL batch batch::plan(std::vector<received_message> messages, object_filte
         w.event_name = std::move(e.name);
         w.event_time = std::move(e.event_time);
         w.sequencer = std::move(e.sequencer);
+        w.removal = removal;
         b.objects_.push_back(std::move(w));
       }
       auto& w = b.objects_[it->second];
@@ -99,7 +113,7 @@ FLOE_DECL batch batch::plan(std::vector<received_message> messages, object_filte
       // took them when it was the ledger's own prefix for all of them.
       bool all_own = true;
       for (auto const& e : parsed->events)
-        if (wants_action(e) && !filter.is_own_ledger(e.bucket, e.key)) all_own = false;
+        if (wants_action(e, filter.removals) && !filter.is_own_ledger(e.bucket, e.key)) all_own = false;
       plan.verdict = all_own ? message_verdict::own_ledger : message_verdict::no_match;
     }
   }

@@ -1,5 +1,6 @@
 #pragma once
 #include <floe/json/writer.hpp>
+#include <floe/ledger/sequencer.hpp>
 #include <floe/watch/event.hpp>
 
 #include <simdjson.h>
@@ -100,7 +101,10 @@ inline result<object_event> parse_record(simdjson::dom::element rec, std::string
   auto name = need_string(o, "eventName", w, 256);
   if (!name) return name.error();
   ev.name = std::string(*name);
-  ev.kind = ev.name.rfind("ObjectCreated:", 0) == 0 ? event_kind::object_created : event_kind::other;
+  ev.kind = ev.name.rfind("ObjectCreated:", 0) == 0   ? event_kind::object_created
+            : ev.name.rfind("ObjectRemoved:", 0) == 0 ? event_kind::object_removed
+                                                      : event_kind::other;
+  ev.delete_marker = ev.name == "ObjectRemoved:DeleteMarkerCreated";
   std::string_view v;
   if (auto r = opt_string(o, "eventTime", w, 64, v); !r)
     return r.error();
@@ -137,8 +141,11 @@ inline result<object_event> parse_record(simdjson::dom::element rec, std::string
     ev.version_id = version_of(v);
   if (auto r = opt_string(*obj, "sequencer", ow, 256, v); !r)
     return r.error();
-  else if (*r)
-    ev.sequencer = std::string(v);
+  else if (*r) {
+    auto seq = ledger::normalize_sequencer(v);
+    if (!seq) return bad_event(ow + "sequencer", "not 1 to 64 hex digits");
+    ev.sequencer = std::move(*seq);
+  }
   return ev;
 }
 
@@ -179,7 +186,9 @@ inline result<bool> parse_eventbridge(simdjson::dom::object top, event_message& 
   auto type = need_string(top, "detail-type", "", 256);
   if (!type) return type.error();
   ev.name = std::string(*type);
-  ev.kind = ev.name == "Object Created" ? event_kind::object_created : event_kind::other;
+  ev.kind = ev.name == "Object Created"   ? event_kind::object_created
+            : ev.name == "Object Deleted" ? event_kind::object_removed
+                                          : event_kind::other;
   std::string_view v;
   if (auto r = opt_string(top, "time", "", 64, v); !r)
     return r.error();
@@ -191,6 +200,10 @@ inline result<bool> parse_eventbridge(simdjson::dom::object top, event_message& 
     return r.error();
   else if (*r)
     ev.reason = std::string(v);
+  if (auto r = opt_string(*detail, "deletion-type", "detail.", 256, v); !r)
+    return r.error();
+  else if (*r)
+    ev.delete_marker = v == "Delete Marker Created";
   auto bucket = need_object(*detail, "bucket", "detail.");
   if (!bucket) return bucket.error();
   auto bname = bucket_of(*bucket, "detail.bucket.");
@@ -218,8 +231,11 @@ inline result<bool> parse_eventbridge(simdjson::dom::object top, event_message& 
     ev.version_id = version_of(v);
   if (auto r = opt_string(*obj, "sequencer", "detail.object.", 256, v); !r)
     return r.error();
-  else if (*r)
-    ev.sequencer = std::string(v);
+  else if (*r) {
+    auto seq = ledger::normalize_sequencer(v);
+    if (!seq) return bad_event("detail.object.sequencer", "not 1 to 64 hex digits");
+    ev.sequencer = std::move(*seq);
+  }
   m.events.push_back(std::move(ev));
   return true;
 }

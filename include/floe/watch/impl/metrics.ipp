@@ -169,6 +169,11 @@ FLOE_DECL std::string render_prometheus(metrics const& m, health const& h) {
   prom_counter(out, "floe_watch_reconciled_objects_total",
                "Objects registered because a reconcile listing found them (no event had).", m.reconciled_objects);
   prom_counter(out, "floe_watch_reconcile_passes_total", "Reconcile listings completed.", m.reconcile_passes);
+  prom_counter(out, "floe_watch_stale_events_total",
+               "Events older than the newest event the ledger holds for their key (their sequencer): changed nothing.",
+               m.stale_events);
+  prom_counter(out, "floe_watch_removals_committed_total", "Removals written to the ledger (--removals).",
+               m.removals_committed);
   prom_counter(out, "floe_watch_denials_total", "Times access was refused past a credential refresh.", m.denials);
   prom_counter(out, "floe_watch_credential_refreshes_total", "New credential sets since the start.",
                m.credential_refreshes);

@@ -53,9 +53,18 @@ FLOE_DECL void fill_info(http::response const& res, object_info& i) {
         return false;
     }
   };
+  constexpr std::string_view sum = "x-amz-checksum-";
   for (std::size_t n = 0; n < h.size(); ++n) {
     auto const f = h[n];
     if (known(f.name, f.value) || f.name.size() <= meta.size()) continue;
+    // The object's checksum (x-amz-checksum-<algorithm>), the first one.
+    if (!i.checksum_algorithm && (f.name[0] == 'x' || f.name[0] == 'X') && F::iequals(f.name.substr(0, sum.size()), sum)) {
+      if (auto const a = checksum::algorithm_of_header(f.name)) {
+        i.checksum_algorithm = *a;
+        i.checksum.assign(f.value);
+      }
+      continue;
+    }
     bool match = true;
     for (std::size_t j = 0; j < meta.size() && match; ++j) match = ascii_lower(f.name[j]) == meta[j];
     if (!match) continue;

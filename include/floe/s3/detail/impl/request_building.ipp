@@ -70,11 +70,13 @@ FLOE_DECL void read_op(op_spec& op, std::string_view operation, std::string_view
   op.key = key;
   op.conditional_read = !c.if_match.empty() || !c.if_none_match.empty();
   op.hedgeable = true;  // GetObject, HeadObject: reads
+  if (!c.version_id.empty()) op.query.add("versionId", c.version_id);
 }
 
 FLOE_DECL void set_read_conditions(http::request& req, read_conditions const& c) {
   if (!c.if_match.empty()) req.headers.set("If-Match", quoted_etag(c.if_match));
   if (!c.if_none_match.empty()) req.headers.set("If-None-Match", quoted_etag(c.if_none_match));
+  if (c.checksum_mode) req.headers.set("x-amz-checksum-mode", "ENABLED");
 }
 
 FLOE_DECL bool backwards(get_params const& p) noexcept {

@@ -1,0 +1,220 @@
+"""The watch scenario (issue 33): `floe watch` beside a boto3 consumer doing
+the same steps (bench/peers/boto3_watch.py: receive, HEAD, one ledger commit
+per batch, delete) on the same moto in one run; the same with 10% of the
+objects failing (poison isolation); and 3 replicas registering one queue's
+objects exactly once.
+
+The store is moto behind the test proxy (tests/support/proxy) with its
+per-object serialisation on (moto's create-only writes are not atomic
+without it: docs/ledger.md). Each consumer gets a bucket and queue of its
+own holding the same objects, their ObjectCreated notifications already in
+the queue when it starts (set-up through moto directly). Figures:
+
+- objects per second: objects / (start to the last one registered), the
+  watcher's start-up and ledger creation included;
+- CPU per object: the consumer process's user + system CPU (wait4) over
+  its whole life, divided by the objects it registered (floe's idle long
+  polls after the last one are included: it is stopped within 0.5 s);
+- poison: 10% more objects whose HEAD the proxy answers 400 InvalidRequest
+  every time (failing, not retried, their messages backed off); the
+  healthy objects' throughput against the run without them;
+- replicas: 3 floe watch processes on one queue and one ledger; the ledger
+  must then hold each object exactly once (`floe ledger ls`, `verify`) and
+  the replicas' committed counts must add up to the object count.
+"""
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import stores
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PEER = os.path.join(HERE, "..", "peers", "boto3_watch.py")
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def _control(port, method, path, body=None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with NO_PROXY.open(req, timeout=10) as r:
+        return json.loads(r.read() or b"{}")
+
+
+class _Store:
+    def __init__(self, h):
+        import boto3
+        self.procs = []
+        env = dict(h.env)
+        self.moto_port = stores.start_moto(self.procs, h.work, env, "watch-moto.log")
+        info = stores.start_proxy(self.procs, h.work, env, self.moto_port, "watch-proxy")
+        self.endpoint = f"http://127.0.0.1:{info['port']}"
+        self.ctl = info["control_port"]
+        _control(self.ctl, "POST", "/serialize", {"enabled": True})
+        direct = f"http://127.0.0.1:{self.moto_port}"
+        keys = {"region_name": "us-east-1", "aws_access_key_id": env.get("AWS_ACCESS_KEY_ID", "bench"),
+                "aws_secret_access_key": env.get("AWS_SECRET_ACCESS_KEY", "bench")}
+        self.s3 = boto3.client("s3", endpoint_url=direct, **keys)
+        self.sqs = boto3.client("sqs", endpoint_url=direct, **keys)
+
+    def prepare(self, name, keys):
+        """A bucket and a queue whose notifications hold an event per key."""
+        self.s3.create_bucket(Bucket=name)
+        url = self.sqs.create_queue(QueueName=name, Attributes={"VisibilityTimeout": "60"})["QueueUrl"]
+        arn = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        self.s3.put_bucket_notification_configuration(Bucket=name, NotificationConfiguration={
+            "QueueConfigurations": [{"QueueArn": arn, "Events": ["s3:ObjectCreated:*"]}]})
+        with ThreadPoolExecutor(16) as pool:
+            list(pool.map(lambda k: self.s3.put_object(Bucket=name, Key=k, Body=k.encode() * 8), keys))
+        deadline = time.monotonic() + 120
+        while self._visible(url) < len(keys):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{name}: {self._visible(url)} events in the queue, want {len(keys)}")
+            time.sleep(0.2)  # moto delivers notifications as it stores: polling a count
+        return url
+
+    def _visible(self, url):
+        a = self.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessages"])
+        return int(a["Attributes"]["ApproximateNumberOfMessages"])
+
+    def stop(self):
+        stores.stop_all(self.procs)
+
+
+class _Watcher:
+    """One floe watch process; its metrics address read from its log."""
+
+    def __init__(self, floe, env, queue, ledger, pattern, extra=()):
+        self.t0 = time.perf_counter()
+        self.p = subprocess.Popen(floe + ["watch", "--queue", queue, "--ledger", ledger, "--metrics", "127.0.0.1:0",
+                                          "--log-format", "json", *extra, pattern],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.url = None
+        self.log = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        deadline = time.monotonic() + 60
+        while self.url is None:
+            if self.p.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("floe watch did not start: " + "".join(self.log)[-1000:])
+            time.sleep(0.05)  # start-up poll
+
+    def _read(self):
+        for raw in self.p.stderr:
+            line = raw.decode(errors="replace")
+            self.log.append(line)
+            if self.url is None and '"event":"metrics"' in line.replace(" ", ""):
+                self.url = "http://" + json.loads(line)["address"]
+
+    def metric(self, name):
+        with NO_PROXY.open(self.url + "/metrics", timeout=10) as r:
+            m = re.search(r"^" + re.escape(name) + r" (\S+)$", r.read().decode(), re.M)
+        return float(m.group(1)) if m else 0.0
+
+    def stop(self):
+        """SIGTERM; returns the process's CPU seconds (wait4)."""
+        self.p.send_signal(signal.SIGTERM)
+        _, _, ru = os.wait4(self.p.pid, 0)
+        self.p.returncode = 0
+        return ru.ru_utime + ru.ru_stime
+
+
+def _until(what, predicate, timeout):
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out: {what}")
+        time.sleep(0.05)  # polling a count
+    return time.perf_counter()
+
+
+def _floe_alone(h, store, floe, env, name, healthy, poison=0):
+    keys = [f"in/{i:06d}.dat" for i in range(healthy)] + [f"in/p-{i:06d}.dat" for i in range(poison)]
+    url = store.prepare(name, keys)
+    rule = None
+    if poison:
+        rule = _control(store.ctl, "POST", "/rules", {
+            "match": {"method": "HEAD", "path": f"^/{name}/in/p-"}, "trigger": {"every": True},
+            "action": {"type": "reply", "status": 400, "headers": {"x-amz-request-id": "BENCH"}, "body": ""}})["id"]
+    w = _Watcher(floe, env, url, f"s3://{name}/ledger", f"s3://{name}/in/**")
+    try:
+        done = _until(f"{name}: {healthy} registered",
+                      lambda: w.metric("floe_watch_objects_committed_total") >= healthy, 600)
+        seconds = done - w.t0
+    finally:
+        cpu = w.stop()
+        if rule is not None:
+            _control(store.ctl, "DELETE", f"/rules/{rule}")
+    return {"objects": healthy, "seconds": seconds, "objects_per_s": healthy / seconds,
+            "cpu_s": cpu, "cpu_ms_per_object": cpu * 1e3 / healthy}
+
+
+def run(h, run_child):
+    n = 300 if h.quick else 2000
+    replicas_n = 1000 if h.quick else 10000
+    sc = f"watch: {n:,} objects, 3 replicas × {replicas_n:,}"
+    store = None
+    try:
+        store = _Store(h)
+        env = dict(h.env)
+        env.update({"AWS_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true"})
+        floe = [h.floe, "--endpoint-url", store.endpoint]
+        f = _floe_alone(h, store, floe, env, "bench-watch-floe", n)
+        print(f"bench: {sc}  floe watch  {f['objects_per_s']:.0f} objects/s, {f['cpu_ms_per_object']:.3f} ms CPU/object",
+              file=sys.stderr, flush=True)
+        h.record(sc, "floe watch", **f)
+
+        url = store.prepare("bench-watch-boto3", [f"in/{i:06d}.dat" for i in range(n)])
+        store.s3.create_bucket(Bucket="bench-watch-boto3-ledger")
+        peer_env = dict(env, AWS_DEFAULT_REGION="us-east-1")
+        c = run_child([sys.executable, PEER, store.endpoint, url, "bench-watch-boto3-ledger", "ledger/", str(n)],
+                      peer_env)
+        j = c.json()
+        if j["registered"] != n:
+            raise RuntimeError(f"boto3 consumer: {j['registered']} registered, {j['skipped']} skipped of {n}")
+        b = {"objects": j["registered"], "seconds": c.wall, "objects_per_s": j["registered"] / c.wall,
+             "cpu_s": c.cpu, "cpu_ms_per_object": c.cpu * 1e3 / j["registered"], "commits": j["commits"]}
+        print(f"bench: {sc}  boto3        {b['objects_per_s']:.0f} objects/s, {b['cpu_ms_per_object']:.3f} ms CPU/object",
+              file=sys.stderr, flush=True)
+        h.record(sc, "boto3 consumer", **b)
+
+        p = _floe_alone(h, store, floe, env, "bench-watch-poison", n, poison=n // 9)
+        p["healthy_throughput_vs_clean"] = p["objects_per_s"] / f["objects_per_s"]
+        print(f"bench: {sc}  floe watch, 10% failing  {p['objects_per_s']:.0f} healthy objects/s "
+              f"({p['healthy_throughput_vs_clean']:.2f} × without)", file=sys.stderr, flush=True)
+        h.record(sc, "floe watch, 10% failing", **p)
+
+        name = "bench-watch-replicas"
+        url = store.prepare(name, [f"in/{i:06d}.dat" for i in range(replicas_n)])
+        ws = [_Watcher(floe, env, url, f"s3://{name}/ledger", f"s3://{name}/in/**") for _ in range(3)]
+        t0 = min(w.t0 for w in ws)
+        committed = lambda: sum(w.metric("floe_watch_objects_committed_total") for w in ws)
+        try:
+            done = _until(f"{replicas_n} registered by 3 replicas", lambda: committed() >= replicas_n, 1800)
+            # Every message settled: nothing left in flight to register twice.
+            _until("the queue drained", lambda: store._visible(url) == 0, 120)
+            total = committed()
+        finally:
+            cpu = sum(w.stop() for w in ws)
+        listed = run_child(floe + ["--json", "ledger", "ls", f"s3://{name}/ledger"], env).out.decode().splitlines()
+        keys = [json.loads(line)["key"] for line in listed]
+        verify = run_child(floe + ["ledger", "verify", f"s3://{name}/ledger"], env).out.decode()
+        exactly_once = len(keys) == replicas_n == len(set(keys)) == int(total) and verify.startswith("ok:")
+        r = {"objects": replicas_n, "seconds": done - t0, "objects_per_s": replicas_n / (done - t0), "cpu_s": cpu,
+             "cpu_ms_per_object": cpu * 1e3 / replicas_n, "committed_sum": total, "ledger_entries": len(keys),
+             "exactly_once": exactly_once}
+        print(f"bench: {sc}  3 replicas  {r['objects_per_s']:.0f} objects/s, ledger {len(keys)} entries, "
+              f"committed {total:.0f}, exactly once: {exactly_once}", file=sys.stderr, flush=True)
+        h.record(sc, "floe watch × 3 replicas", **r)
+    except Exception as e:  # the store did not start, or a consumer failed
+        h.record(sc, "floe watch", error=str(e).strip().splitlines()[-1][:300] if str(e).strip() else repr(e))
+    finally:
+        if store:
+            store.stop()
