@@ -45,7 +45,7 @@ struct client_state;
 FLOE_DECL boost::asio::awaitable<error> run_send(client& c, endpoint const& ep, request& req, response& res);
 FLOE_DECL boost::asio::awaitable<result<response>> run_send_value(client& c, endpoint const& ep, request& req);
 FLOE_DECL error error_from_exception(std::exception_ptr const& e);
-FLOE_DECL boost::asio::awaitable<error> run_warm_up(client& c, endpoint const& ep, std::size_t n);
+FLOE_DECL boost::asio::awaitable<error> run_warm_up(client& c, endpoint ep, std::size_t n);
 
 template <class Sig, class Handler, class Awaitable>
 void spawn(boost::asio::any_io_executor const& ex, Awaitable&& op, Handler&& handler) {
@@ -143,14 +143,14 @@ class client {
   ///
   /// Cancellation: terminal cancellation aborts the connections still
   /// opening and completes, once they ended, with operation_aborted.
-  /// Lifetimes: the client and `ep` must outlive the operation.
+  /// Lifetimes: the client must outlive the operation (`ep` is copied).
   template <class Token = boost::asio::deferred_t>
-  auto async_warm_up(endpoint const& ep, std::size_t n, Token&& token = {}) {
+  auto async_warm_up(endpoint ep, std::size_t n, Token&& token = {}) {
     return boost::asio::async_initiate<Token, void(error)>(
-        [this](auto handler, endpoint const* e, std::size_t count) {
-          detail::spawn<void(error)>(ex_, detail::run_warm_up(*this, *e, count), std::move(handler));
+        [this](auto handler, endpoint e, std::size_t count) {
+          detail::spawn<void(error)>(ex_, detail::run_warm_up(*this, std::move(e), count), std::move(handler));
         },
-        token, &ep, n);
+        token, std::move(ep), n);
   }
 
   /// As above, completing with a fresh response or the error.
@@ -165,7 +165,7 @@ class client {
 
  private:
   friend struct detail::client_state;
-  friend boost::asio::awaitable<error> detail::run_warm_up(client&, endpoint const&, std::size_t);
+  friend boost::asio::awaitable<error> detail::run_warm_up(client&, endpoint, std::size_t);
   friend boost::asio::awaitable<void> detail::run_exchange(client&, endpoint const&, request&, response&, unsigned,
                                                            error&, exchange_facts&);
 

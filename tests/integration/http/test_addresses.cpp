@@ -9,6 +9,8 @@
 #include <floe/service/driver.hpp>
 #include <floe/sigv4/canonical.hpp>
 
+#include <boost/asio/bind_cancellation_slot.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
 
@@ -265,4 +267,45 @@ TEST_CASE_FIXTURE(four_addresses, "warm-up: a failure to connect is its error, n
   CHECK_MESSAGE(e.diag.message.find("connecting to localhost:" + std::to_string(ep.port) + " (127.0.0.3)") == 0,
                 e.diag.message);
   CHECK(c.idle_connections(ep) == 0);
+}
+
+TEST_CASE_FIXTURE(four_addresses, "warm-up: a TLS handshake that never ends times out within connect_timeout and benches the address") {
+  // TLS spoken to the blackholed plain port: the handshake gets no answer.
+  set_mode("127.0.0.2", "blackhole");
+  auto cfg = config();
+  cfg.resolve_overrides = {{"localhost", "127.0.0.2"}};
+  cfg.connect_timeout = std::chrono::milliseconds(500);
+  client c(io.get_executor(), cfg);
+  endpoint const tls_on_plain{true, "localhost", ep.port};
+  auto f = c.async_warm_up(tls_on_plain, 1, asio::use_future);
+  auto e = finish(io, f);
+  CHECK(e.code == errc::timeout);
+  CHECK(e.diag.message == "TLS handshake with localhost:" + std::to_string(ep.port) + " (127.0.0.2): timed out after 500 ms");
+  auto r = report_of(c, "127.0.0.2");
+  CHECK(r.benched);
+  CHECK(r.open == 0);
+}
+
+TEST_CASE_FIXTURE(four_addresses, "warm-up: cancelled, it stops the connections still opening and completes with operation_aborted") {
+  set_mode("127.0.0.2", "blackhole");
+  auto cfg = config();
+  cfg.resolve_overrides = {{"localhost", "127.0.0.2"}};
+  client c(io.get_executor(), cfg);  // connect_timeout 5 s: the handshakes would hang that long
+  endpoint const tls_on_plain{true, "localhost", ep.port};
+  asio::cancellation_signal stop;
+  auto f = c.async_warm_up(tls_on_plain, 3, asio::bind_cancellation_slot(stop.slot(), asio::use_future));
+  // Once the proxy holds all three connections, cancel.
+  auto const limit = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+  while (by_address()["127.0.0.2"] < 3) {
+    REQUIRE(std::chrono::steady_clock::now() < limit);
+    io.run_one_for(std::chrono::milliseconds(20));
+  }
+  auto const t0 = std::chrono::steady_clock::now();
+  stop.emit(asio::cancellation_type::terminal);
+  auto e = finish(io, f);
+  CHECK(e.code == asio::error::operation_aborted);
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(3));  // not the connect timeout
+  CHECK(c.idle_connections(tls_on_plain) == 0);
+  CHECK(report_of(c, "127.0.0.2").open == 0);
+  CHECK_FALSE(report_of(c, "127.0.0.2").benched);  // a cancellation says nothing of the address
 }

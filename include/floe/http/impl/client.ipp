@@ -112,7 +112,8 @@ inline boost::asio::awaitable<void> warm_one(client& cl, client_state& st, endpo
 
 }  // namespace detail
 
-FLOE_DECL boost::asio::awaitable<error> detail::run_warm_up(client& cl, endpoint const& ep, std::size_t n) {
+FLOE_DECL boost::asio::awaitable<error> detail::run_warm_up(client& cl, endpoint ep, std::size_t n) {
+  // `ep` lives in this frame, which outlives every connection it opens.
   namespace asio = boost::asio;
   co_await asio::this_coro::throw_if_cancelled(false);
   auto& st = *cl.state_;
