@@ -6,6 +6,7 @@
   boto3_bench.py put  ENDPOINT PREFIX N CONCURRENCY     (keys PREFIX/0 .. N-1)
   boto3_bench.py big-get ENDPOINT KEY DEST              (DEST /dev/null: streamed; else download_file)
   boto3_bench.py big-put ENDPOINT FILE KEY              (upload_file: multipart)
+  boto3_bench.py tail ENDPOINT BUCKET KEY N            (sequential GETs, each timed: p50/p99/p99.9; boto3's defaults)
 
 Fairness: path style, keep-alive (urllib3 pool sized to the concurrency),
 checksum extras off (request/response checksums only when required), one
@@ -135,6 +136,26 @@ def big_put(endpoint, path, key):
     emit(op="big-put", bytes=size, mb_per_s=size / dt / 1e6)
 
 
+def tail(endpoint, bucket, key, n):
+    """The tail scenario (bench/scenarios/tail.py): n sequential GETs of one
+    small object, each timed, boto3's own defaults but path style."""
+    s3 = boto3.session.Session().client(
+        "s3", endpoint_url=endpoint, config=Config(region_name="us-east-1", s3={"addressing_style": "path"}))
+    s3.get_object(Bucket=bucket, Key=key)["Body"].read()  # a connection open, the signer ready
+    ms = []
+    c0 = cpu()
+    for _ in range(n):
+        t0 = time.perf_counter()
+        s3.get_object(Bucket=bucket, Key=key)["Body"].read()
+        ms.append((time.perf_counter() - t0) * 1e3)
+    c = cpu() - c0
+    ms.sort()
+
+    def pct(q):
+        return ms[min(len(ms), max(1, int(q * len(ms) + 0.999999))) - 1]
+    emit(op="tail", requests=n, p50_ms=pct(0.5), p99_ms=pct(0.99), p999_ms=pct(0.999), cpu_us_per_get=c * 1e6 / n)
+
+
 def main(a):
     if a[0] == "sign":
         sign(int(a[1]))
@@ -144,6 +165,8 @@ def main(a):
         big_get(a[1], a[2], a[3])
     elif a[0] == "big-put":
         big_put(a[1], a[2], a[3])
+    elif a[0] == "tail":
+        tail(a[1], a[2], a[3], int(a[4]))
     elif a[0] == "version":
         emit(op="version")
     else:

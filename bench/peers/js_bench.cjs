@@ -5,6 +5,7 @@
 //   node js_bench.cjs put  ENDPOINT PREFIX N CONCURRENCY    (keys PREFIX/0 .. N-1)
 //   node js_bench.cjs big-get ENDPOINT KEY DEST             (streamed to DEST)
 //   node js_bench.cjs big-put ENDPOINT FILE KEY             (@aws-sdk/lib-storage Upload)
+//   node js_bench.cjs tail ENDPOINT BUCKET KEY N            (sequential GETs, each timed; the SDK's defaults)
 //
 // The packages come from FLOE_BENCH_NPM (a scratch folder outside the repo,
 // filled by bench/run with npm). Fairness: path style, keep-alive agent with
@@ -137,6 +138,30 @@ async function bigPut(endpoint, file, key) {
   s3.destroy();
 }
 
+// The tail scenario (bench/scenarios/tail.py): n sequential GETs of one
+// small object, each timed, with the SDK's own defaults but path style.
+async function tail(endpoint, bucket, key, n) {
+  const { S3Client, GetObjectCommand } = req("@aws-sdk/client-s3");
+  const s3 = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true });
+  const get = async () => {
+    const r = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+    await r.Body.transformToByteArray();
+  };
+  await get();  // a connection open, the signer ready
+  const ms = [];
+  const c0 = cpuUs();
+  for (let i = 0; i < n; ++i) {
+    const t0 = process.hrtime.bigint();
+    await get();
+    ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  const cpu = cpuUs() - c0;
+  ms.sort((x, y) => x - y);
+  const pct = (q) => ms[Math.min(ms.length, Math.max(1, Math.ceil(q * ms.length))) - 1];
+  emit({ op: "tail", requests: n, p50_ms: pct(0.5), p99_ms: pct(0.99), p999_ms: pct(0.999), cpu_us_per_get: cpu / n });
+  s3.destroy();
+}
+
 const a = process.argv.slice(2);
 const main = {
   sign: () => sign(Number(a[1])),
@@ -144,6 +169,7 @@ const main = {
   put: () => small("put", a[1], a[2], Number(a[3]), Number(a[4])),
   "big-get": () => bigGet(a[1], a[2], a[3]),
   "big-put": () => bigPut(a[1], a[2], a[3]),
+  tail: () => tail(a[1], a[2], a[3], Number(a[4])),
   version: async () => emit({ op: "version" }),
 }[a[0]];
 if (!main) {

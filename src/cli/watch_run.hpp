@@ -78,10 +78,13 @@ boost::asio::awaitable<int> run_watch(context& x, Queue& q) {
 
   std::unique_ptr<metrics_server> server;
   if (!cl.metrics.empty()) {
-    auto started = metrics_server::start(ex, cl.metrics, [&w](std::string_view target) {
+    auto started = metrics_server::start(ex, cl.metrics, [&w, &x](std::string_view target) {
       if (target == "/metrics") {
         auto h = w.current_health();
-        return http_answer{200, "text/plain; version=0.0.4; charset=utf-8", watch::render_prometheus(w.counters(), h)};
+        auto m = w.counters();
+        m.hedges_sent = x.c.hedges().sent;
+        m.hedges_won = x.c.hedges().won;
+        return http_answer{200, "text/plain; version=0.0.4; charset=utf-8", watch::render_prometheus(m, h)};
       }
       if (target == "/healthz") {
         auto [status, body] = watch::render_health(w.current_health());

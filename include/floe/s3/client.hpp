@@ -140,6 +140,9 @@ class client {
   /// What this client's session has learned about stores (shared with the
   /// other clients made from it; a client made without one has its own).
   store_quirks& quirks() noexcept { return *quirks_; }
+  /// What hedged reads did so far (service/driver.hpp): hedges sent and
+  /// won, first attempts cut as late. Read on the client's executor.
+  service::hedge_stats const& hedges() const noexcept { return driver_.hedges(); }
 
   /// HeadObject. Errors: not_found (missing key or bucket: a HEAD reply has
   /// no body to tell which), precondition_failed, denied, ...

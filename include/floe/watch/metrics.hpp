@@ -59,6 +59,8 @@ struct metrics {
   std::uint64_t reconcile_passes = 0;      // reconcile passes completed
   std::uint64_t denials = 0;             // denial episodes
   std::uint64_t credential_refreshes = 0;  // new credential sets since the start
+  std::uint64_t hedges_sent = 0;  // the S3 client's hedged reads (s3::client::hedges), set by the renderer's caller
+  std::uint64_t hedges_won = 0;
   std::map<std::pair<stage, std::string>, std::uint64_t> errors;  // (stage, error kind) -> count
 
   // Commit latency histogram: counts per bucket (not cumulative), sum, count.

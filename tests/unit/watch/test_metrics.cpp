@@ -29,6 +29,8 @@ TEST_CASE("counters, errors by stage and kind, the commit histogram, gauges") {
   m.messages_handed_back = 6;
   m.messages_backed_off = 8;
   m.reconciled_objects = 11;
+  m.hedges_sent = 13;
+  m.hedges_won = 10;
   m.count_error(stage::head, floe::error(floe::errc::denied));
   m.count_error(stage::head, floe::error(floe::errc::denied));
   m.count_error(stage::remove, floe::error(floe::errc::transient));
@@ -49,6 +51,8 @@ TEST_CASE("counters, errors by stage and kind, the commit histogram, gauges") {
   CHECK(has_line(t, "floe_watch_commit_conflicts_total 4"));
   CHECK(has_line(t, "floe_watch_commit_retries_total 5"));
   CHECK(has_line(t, "floe_watch_credential_refreshes_total 1"));
+  CHECK(has_line(t, "floe_watch_hedges_sent_total 13"));
+  CHECK(has_line(t, "floe_watch_hedges_won_total 10"));
   CHECK(has_line(t, "floe_watch_messages_handed_back_total 6"));
   CHECK(has_line(t, "floe_watch_messages_backed_off_total 8"));
   CHECK(has_line(t, "floe_watch_reconciled_objects_total 11"));

@@ -37,8 +37,11 @@ inline boost::asio::awaitable<void> back_off(boost::asio::any_io_executor ex, st
 }
 
 // Waits on `t`: true when it expired, false when cancelled (the raced
-// wait ended first, or the caller cancelled).
+// wait ended first, or the caller cancelled). A cancellation that came
+// while nothing was waiting (between two waits of a racer: Asio's signal
+// then reaches no operation) is seen in the state, not waited past.
 inline boost::asio::awaitable<bool> expiry(boost::asio::steady_timer& t) {
+  if (fired(co_await boost::asio::this_coro::cancellation_state)) co_return false;
   auto [ec] = co_await t.async_wait(boost::asio::as_tuple(boost::asio::deferred));
   co_return !ec;
 }
@@ -293,6 +296,7 @@ FLOE_DECL boost::asio::awaitable<int> driver::hedge_after(request_spec& spec, ht
   if (cfg_.hedge.enabled) {
     t.expires_at(t0 + ttfb_.delay(host, spec.operation, 0, t0));
     if (!co_await detail::expiry(t)) co_return 0;  // the first attempt ended first
+    if (detail::fired(co_await asio::this_coro::cancellation_state)) co_return 0;
     if (hedge_budget_.try_hedge()) {
       ++hedge_stats_.sent;
       if (!spec.hedge) spec.hedge = std::make_unique<detail::hedge_scratch>();

@@ -177,6 +177,9 @@ FLOE_DECL std::string render_prometheus(metrics const& m, health const& h) {
   prom_counter(out, "floe_watch_denials_total", "Times access was refused past a credential refresh.", m.denials);
   prom_counter(out, "floe_watch_credential_refreshes_total", "New credential sets since the start.",
                m.credential_refreshes);
+  prom_counter(out, "floe_watch_hedges_sent_total",
+               "Second attempts of S3 reads whose reply was late (hedged reads).", m.hedges_sent);
+  prom_counter(out, "floe_watch_hedges_won_total", "Hedged reads whose second attempt answered first.", m.hedges_won);
   prom_family(out, "floe_watch_errors_total", "counter", "Errors by stage and kind.");
   for (auto const& [k, v] : m.errors) {
     out.append("floe_watch_errors_total{stage=\"").append(to_string(k.first)).append("\",kind=\"");

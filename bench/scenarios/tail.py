@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""The tail benchmark (issue 32): sequential 1 KiB GETs through the project's
+test proxy in front of moto, one row per condition, floe beside its peers in
+the same run: p50, p99, p99.9 and the extra requests the proxy saw.
+
+  python3 bench/scenarios/tail.py BUILD_DIR [N]     (N GETs per tool and row; 1000)
+
+Rows (ROWS below, one entry each): quiet; 1% of replies held 2 s before
+their first byte (the proxy's `delay` with a seeded `chance` trigger). The
+row with one of four addresses accepting connections and never answering
+needs a name resolving to four addresses (the HTTP layer's address book):
+one more entry in ROWS once that is in.
+
+floe runs with the library's defaults (hedged reads on): bench/s3/bench_tail.
+boto3 with its own defaults but path style (bench/peers/boto3_bench.py tail),
+and the JS SDK likewise (js_bench.cjs tail) when FLOE_BENCH_NPM names the
+folder bench/run installs it in.
+Extra requests: what the proxy forwarded beyond N, as a share of N (a first
+rule that never fires counts every request: its `matched`).
+Loopback only; credentials are dummies (moto checks none).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import stores  # noqa: E402
+
+BUCKET = "tail"
+KEY = "one-kib"
+
+# (name, rule or None): the condition each row measures.
+ROWS = [
+    ("quiet", None),
+    ("1% of first bytes held 2 s",
+     {"match": {"method": "GET"}, "trigger": {"chance": 0.01, "seed": 32}, "action": {"type": "delay", "ms": 2000}}),
+]
+
+
+def control(base, method, path, body=None):
+    import urllib.request
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method)
+    with urllib.request.urlopen(req, timeout=30) as r:
+        text = r.read()
+    return json.loads(text) if text else {}
+
+
+def tools(build, endpoint, n):
+    yield "floe", [os.path.join(build, "bench/s3/bench_tail"), endpoint, BUCKET, KEY, str(n)]
+    yield "boto3", [sys.executable, os.path.join(REPO, "bench/peers/boto3_bench.py"), "tail", endpoint, BUCKET, KEY,
+                    str(n)]
+    if os.environ.get("FLOE_BENCH_NPM"):  # the SDK bench/run installs there
+        yield "js-sdk-v3", ["node", os.path.join(REPO, "bench/peers/js_bench.cjs"), "tail", endpoint, BUCKET, KEY, str(n)]
+
+
+def main(argv):
+    build = argv[0] if argv else "build-bench"
+    n = int(argv[1]) if len(argv) > 1 else 1000
+    env = dict(os.environ, AWS_EC2_METADATA_DISABLED="true", AWS_ACCESS_KEY_ID="AKIATAILBENCH0000000",
+               AWS_SECRET_ACCESS_KEY="tail-bench-secret", AWS_REGION="us-east-1", NO_PROXY="*")
+    procs = []
+    results = []
+    with tempfile.TemporaryDirectory() as work:
+        try:
+            mport = stores.start_moto(procs, work, env, "moto.log")
+            info = stores.start_proxy(procs, work, env, mport, "proxy")
+            endpoint = f"http://127.0.0.1:{info['port']}"
+            ctl = f"http://127.0.0.1:{info['control_port']}"
+            import boto3
+            s3 = boto3.session.Session().client("s3", endpoint_url=f"http://127.0.0.1:{mport}", region_name="us-east-1",
+                                                aws_access_key_id=env["AWS_ACCESS_KEY_ID"],
+                                                aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"])
+            s3.create_bucket(Bucket=BUCKET)
+            s3.put_object(Bucket=BUCKET, Key=KEY, Body=bytes((97 + i % 26) for i in range(1024)))
+            for row, rule in ROWS:
+                for tool, cmd in tools(build, endpoint, n):
+                    control(ctl, "POST", "/reset")
+                    counter = control(ctl, "POST", "/rules", {"match": {"method": "GET"}, "trigger": {"first": 0},
+                                                             "action": {"type": "delay", "ms": 0}})["id"]
+                    if rule:
+                        control(ctl, "POST", "/rules", rule)
+                    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+                    if out.returncode != 0:
+                        results.append({"row": row, "tool": tool, "error": out.stderr.strip()[-300:]})
+                        continue
+                    fig = json.loads(out.stdout.strip().splitlines()[-1])
+                    seen = next(r for r in control(ctl, "GET", "/rules") if r["id"] == counter)["matched"]
+                    warm = 0 if tool == "floe" else 1  # the peers' warm-up GET
+                    fig["extra_requests_pct"] = 100.0 * (seen - n - warm) / n
+                    results.append({"row": row, "tool": tool, **fig})
+        finally:
+            stores.stop_all(procs)
+    print("| row | tool | p50 ms | p99 ms | p99.9 ms | extra requests | CPU µs/GET |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for r in results:
+        if "error" in r:
+            print(f"| {r['row']} | {r['tool']} | error: {r['error']} | | | | |")
+            continue
+        print(f"| {r['row']} | {r['tool']} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['p999_ms']:.1f} | "
+              f"{r['extra_requests_pct']:.1f}% | {r.get('cpu_us_per_get', 0):.0f} |")
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
