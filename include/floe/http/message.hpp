@@ -25,6 +25,9 @@ struct request {
   body_sink sink;                   // where a 2xx reply's body goes
   retry::request_traits traits;     // idempotent / conditional write (replayable comes from body)
   std::string operation;            // for diagnostics, e.g. "GetObject"
+  /// A hedge: a second copy of a slow read sent by the request driver
+  /// (service/driver.hpp); the exchange observer is told (exchange_view).
+  bool hedge = false;
   /// The longest time without a byte moving either way in one attempt;
   /// zero: the client's idle_timeout. A long poll (SQS's WaitTimeSeconds)
   /// sets one longer than its wait.
@@ -42,6 +45,7 @@ struct request {
     sink = {};
     traits = {};
     operation.clear();
+    hedge = false;
     idle_timeout = std::chrono::milliseconds(0);
     on_body_sent = nullptr;
   }

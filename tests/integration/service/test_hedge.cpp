@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 using namespace floe::test::http_names;
 using floe::test::servers;
@@ -87,7 +88,14 @@ TEST_CASE("hedge: a GET whose reply is held gets a hedge after the delay; the he
   srv.control.reset();
   make_object("hedge-held-bucket", "k");
   int const held = srv.control.add_rule(delay_rule("GET", "^/hedge-held-bucket/k$", R"({"nth":[1]})", 5000));
-  rig r;
+  // What the exchange observer is told of each attempt: hedge, hedge won.
+  struct seen_attempt {
+    bool hedge, won, replied;
+  };
+  std::vector<seen_attempt> seen;
+  auto cfg = floe::test::http_test_config();
+  cfg.observer = [&seen](floe::http::exchange_view const& v) { seen.push_back({v.hedge, v.hedge_won, v.status != 0}); };
+  rig r(cfg);
   response res;
   auto const t0 = std::chrono::steady_clock::now();
   auto e = r.run("GET", "/hedge-held-bucket/k", res, true);
@@ -100,6 +108,21 @@ TEST_CASE("hedge: a GET whose reply is held gets a hedge after the delay; the he
   CHECK(r.d.hedges().won == 1);
   CHECK(srv.control.rule_counter(held, "fired") == 1);
   CHECK(took < 5s);  // the held reply was not waited for
+  // Two attempts observed: the hedge, which won with a reply, and the held
+  // first attempt, cut with none.
+  REQUIRE(seen.size() == 2);
+  int hedges = 0;
+  for (auto const& a : seen) {
+    if (a.hedge) {
+      ++hedges;
+      CHECK(a.won);
+      CHECK(a.replied);
+    } else {
+      CHECK_FALSE(a.won);
+      CHECK_FALSE(a.replied);
+    }
+  }
+  CHECK(hedges == 1);
   srv.control.delete_rule(held);
   // A quick reply is not hedged.
   response quick;

@@ -308,6 +308,7 @@ FLOE_DECL boost::asio::awaitable<int> driver::hedge_after(request_spec& spec, ht
       h.req.traits = req.traits;
       h.req.operation = req.operation;
       h.req.idle_timeout = req.idle_timeout;
+      h.req.hedge = true;
       h.res.clear();
       h.out.clear();
       h.xf = {};
