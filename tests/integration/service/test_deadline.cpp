@@ -4,6 +4,7 @@
 // past it is not waited; a caller's cancellation stays operation_aborted.
 #include "http_support.hpp"
 #include "servers.hpp"
+#include "service_support.hpp"
 
 #include <floe/service/driver.hpp>
 #include <floe/sigv4/canonical.hpp>
@@ -21,20 +22,12 @@
 
 using namespace floe::test::http_names;
 using floe::test::servers;
+using floe::test::s3_like;
 using namespace std::chrono_literals;
 
 namespace {
 
-endpoint proxy() { return endpoint{false, "127.0.0.1", servers::get().proxy_port}; }
-
-floe::service::description s3_like() {
-  floe::service::description d;
-  d.id = "s3";
-  d.signing_name = "s3";
-  d.proto = floe::service::protocol::rest_xml;
-  d.s3_signing = true;
-  return d;
-}
+endpoint proxy() { return floe::test::proxy_endpoint(); }
 
 struct rig {
   asio::io_context io;

@@ -5,6 +5,7 @@
 #include "http_support.hpp"
 #include "loopback_socket.hpp"
 #include "servers.hpp"
+#include "service_support.hpp"
 
 #include <floe/credentials/provider.hpp>
 #include <floe/service/driver.hpp>
@@ -30,19 +31,11 @@ using namespace floe::test::http_names;
 using floe::test::dummy_auth;
 using floe::test::pattern;
 using floe::test::servers;
+using floe::test::s3_like;
 
 namespace {
 
-endpoint plain_endpoint() { return endpoint{false, "127.0.0.1", servers::get().proxy_port}; }
-
-floe::service::description s3_like() {
-  floe::service::description d;
-  d.id = "s3";
-  d.signing_name = "s3";
-  d.proto = floe::service::protocol::rest_xml;
-  d.s3_signing = true;
-  return d;
-}
+endpoint plain_endpoint() { return floe::test::proxy_endpoint(); }
 
 floe::service::driver_config driver_config_of(client const& c) {
   floe::service::driver_config dc;

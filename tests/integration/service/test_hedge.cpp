@@ -4,6 +4,7 @@
 // a request its service did not mark (SQS, STS); a 503 stops hedging.
 #include "http_support.hpp"
 #include "servers.hpp"
+#include "service_support.hpp"
 
 #include <floe/service/driver.hpp>
 #include <floe/sigv4/canonical.hpp>
@@ -19,20 +20,12 @@
 
 using namespace floe::test::http_names;
 using floe::test::servers;
+using floe::test::s3_like;
 using namespace std::chrono_literals;
 
 namespace {
 
-endpoint proxy() { return endpoint{false, "127.0.0.1", servers::get().proxy_port}; }
-
-floe::service::description s3_like() {
-  floe::service::description d;
-  d.id = "s3";
-  d.signing_name = "s3";
-  d.proto = floe::service::protocol::rest_xml;
-  d.s3_signing = true;
-  return d;
-}
+endpoint proxy() { return floe::test::proxy_endpoint(); }
 
 floe::service::driver_config hedging(floe::http::client_config const& cfg) {
   floe::service::driver_config dc{cfg.retry, {}, {}};
