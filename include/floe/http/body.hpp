@@ -52,25 +52,14 @@ class body_source {
     b.size_ = length;
     return b;
   }
-  /// A stream that can start over: `restart` is called before each
-  /// attempt's first read, and `read` then produces the same `length`
-  /// bytes from their start (S3's aws-chunked upload of a file: each
-  /// attempt reads the file again and computes its trailer afresh).
-  /// Replayable.
-  static body_source restartable_stream(read_fn read, std::function<void()> restart, std::uint64_t length) {
-    body_source b = stream(std::move(read), length);
-    b.restart_ = std::move(restart);
-    return b;
-  }
 
   kind type() const noexcept { return kind_; }
   std::uint64_t size() const noexcept { return size_; }
-  bool replayable() const noexcept { return kind_ != kind::stream || restart_ != nullptr; }
+  bool replayable() const noexcept { return kind_ != kind::stream; }
   std::string_view bytes() const noexcept { return data_; }
   std::string const& path() const noexcept { return path_; }
   std::uint64_t offset() const noexcept { return offset_; }
   read_fn const& reader() const noexcept { return read_; }
-  std::function<void()> const& restarter() const noexcept { return restart_; }
 
  private:
   kind kind_ = kind::none;
@@ -79,7 +68,6 @@ class body_source {
   std::uint64_t offset_ = 0;
   std::uint64_t size_ = 0;
   read_fn read_;
-  std::function<void()> restart_;
 };
 
 class body_sink {

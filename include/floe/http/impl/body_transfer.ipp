@@ -51,7 +51,6 @@ FLOE_DECL boost::asio::awaitable<void> write_body(connection& c, request& req, c
       co_return;
     }
   }
-  if (body.restarter()) body.restarter()();  // a restartable stream: from its start
   char* buf = c.chunk(chunk);
   std::uint64_t left = body.size();
   std::uint64_t pos = body.offset();
@@ -68,7 +67,7 @@ FLOE_DECL boost::asio::awaitable<void> write_body(connection& c, request& req, c
       }
       got = static_cast<std::size_t>(n);
     } else {
-      if (!body.replayable()) a.body_consumed = true;
+      a.body_consumed = true;
       error_code ec;
       got = body.reader()(std::span<char>(buf, want), ec);
       if (ec) {

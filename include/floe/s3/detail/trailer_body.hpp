@@ -2,12 +2,10 @@
 // An upload's body in the aws-chunked trailer form
 // (STREAMING-UNSIGNED-PAYLOAD-TRAILER, sigv4/aws_chunked.hpp): the bytes go
 // out framed in chunks as they are read, their checksum computed in the
-// same pass and sent in the trailer, so a file that changes while it is
-// sent is sent with the checksum of the bytes that went, and the store
-// keeps exactly what it checked. A file body is a restartable stream: each
-// attempt opens the file again and computes its trailer afresh (a retry
-// never sends a stale trailer). A caller's stream is framed as it is read
-// and, as any stream, never sent twice.
+// same pass and sent in the trailer: the store keeps exactly what it
+// checked. Used for a caller's stream, which is read once and so cannot be
+// hashed before it goes (files and memory go in the header form,
+// detail/upload_checksum.hpp); as any stream, it is never sent twice.
 
 #include <floe/checksum/algorithm.hpp>
 #include <floe/config.hpp>
@@ -29,19 +27,13 @@ inline constexpr std::size_t trailer_chunk = 64u << 10;
 // What one trailer-form body is doing; shared by the body's callbacks and
 // the operation, which reads the trailer's value once the body was sent.
 struct trailer_state {
-  std::string path;          // a file body's; empty for a caller's stream
-  std::uint64_t offset = 0;
   std::uint64_t length = 0;  // payload bytes
   checksum::algorithm alg = checksum::algorithm::crc64nvme;
   std::optional<sigv4::aws_chunked_encoder> enc;
-  int fd = -1;
-  std::uint64_t pos = 0;     // payload bytes read in this attempt
-  http::body_source::read_fn source;  // a caller's stream
-  ~trailer_state();
+  std::uint64_t pos = 0;     // payload bytes read
+  http::body_source::read_fn source;  // the caller's stream
 };
 
-// The body framing bytes [offset, offset + length) of the file at `path`.
-FLOE_DECL http::body_source file_trailer_body(std::shared_ptr<trailer_state> const& s);
 // The body framing what `read` produces (`length` bytes; not replayable).
 FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> const& s);
 

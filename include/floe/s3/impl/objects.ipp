@@ -72,18 +72,19 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   if (auto why = detail::write_options_problem(p.write); !why.empty())
     co_return detail::invalid(op.operation, op.resource(), std::move(why));
   auto const alg = detail::upload_algorithm(p, cfg_);
-  bool stream_plain = false;  // a stream the store refused to take in the trailer form
-  if (alg && body.type() != http::body_source::kind::memory && body.size() > 0 &&
+  if (alg && body.type() == http::body_source::kind::stream && body.size() > 0 &&
       !quirks_->refuses_trailer(store_key())) {
-    // The trailer form: the checksum computed as the bytes are read.
+    // A caller's stream is read once: its checksum can only follow it, in
+    // the trailer form, computed as the bytes are read.
     auto tried = co_await do_put_trailer(op, body, p, *alg);
     if (tried) co_return std::move(*tried);
-    stream_plain = body.type() == http::body_source::kind::stream;
   }
   // The header form: the checksum goes before the body. A memory body is
   // hashed where it lies, a file body in a first pass (see
-  // detail/upload_checksum.hpp). A stream body cannot be read twice: it goes
-  // without one.
+  // detail/upload_checksum.hpp): one request per file on every store, and a
+  // file changed after that pass is refused by the store rather than kept
+  // under the checksum of its new bytes. A stream the store refused to take
+  // in the trailer form (before a byte of it was read) goes without one.
   std::optional<checksum::digest> sum;
   if (alg && body.type() != http::body_source::kind::stream) {
     if (body.type() == http::body_source::kind::file) {
@@ -103,7 +104,6 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   if (!req.headers.valid())
     co_return detail::invalid(op.operation, op.resource(), "a header value (content type or metadata) has CR, LF or NUL");
   req.body = body;
-  (void)stream_plain;
   if (p.on_progress) req.on_body_sent = p.on_progress;
   co_await perform(op, req, res, x.scratch());
   if (x.scratch().failure.code) co_return std::move(x.scratch().failure);
@@ -116,10 +116,11 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
   co_return out;
 }
 
-// One PutObject in the trailer form; nullopt when the store refused the form
-// itself (learned for the session: the caller goes on in the header form).
-// A caller's stream refused after a byte of it was read cannot go again:
-// that refusal is the answer.
+// One PutObject of a caller's stream in the trailer form; nullopt when the
+// store refused the form itself before a byte of the stream was read
+// (learned for the session: the caller goes on without a checksum). A
+// stream refused after a byte of it was read cannot go again: that refusal
+// is the answer.
 FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_put_trailer(detail::op_spec& op,
                                                                                         http::body_source const& body,
                                                                                         put_params const& p,
@@ -130,14 +131,8 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
   detail::exchange_lease x(spare_exchanges_);
   http::request& req = x.req();
   http::response& res = x.res();
-  if (body.type() == http::body_source::kind::file) {
-    st->path = body.path();
-    st->offset = body.offset();
-    req.body = detail::file_trailer_body(st);
-  } else {
-    st->source = body.reader();
-    req.body = detail::stream_trailer_body(st);
-  }
+  st->source = body.reader();
+  req.body = detail::stream_trailer_body(st);
   detail::set_object_headers(req, p);
   detail::set_trailer_headers(req.headers, alg, body.size());
   detail::set_write_conditions(req, op, p.if_match, p.if_match_unquoted, p.if_none_match);
@@ -161,7 +156,7 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
   if (auto& e = x.scratch().failure; e.code) {
     if (!detail::refuses_trailer(e)) co_return std::move(e);
     quirks_->set_refuses_trailer(store_key());
-    if (body.type() == http::body_source::kind::stream && st->pos > 0) co_return std::move(e);
+    if (st->pos > 0) co_return std::move(e);
     co_return std::nullopt;
   }
   auto out = detail::put_result_from(res);

@@ -1,69 +1,24 @@
 #pragma once
 #include <floe/s3/detail/trailer_body.hpp>
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
 #include <string_view>
 
 namespace floe::s3::detail {
 
-FLOE_DECL trailer_state::~trailer_state() {
-  if (fd >= 0) ::close(fd);
-}
-
-namespace trailer_impl {
-
-// The framed bytes of the next piece into dst, pulling payload bytes from
-// `pull` (which reads the file or the caller's stream).
-template <class Pull>
-std::size_t frame_into(trailer_state& s, std::span<char> dst, boost::system::error_code& ec, Pull&& pull) {
-  auto const n = s.enc->next(dst, [&](std::span<char> d) -> std::size_t {
-    if (ec) return 0;
-    auto const got = pull(d, ec);
-    s.pos += got;
-    return got;
-  });
-  if (n == 0 && !s.enc->done() && !ec) ec = make_error_code(errc::invalid_argument);
-  return n;
-}
-
-}  // namespace trailer_impl
-
-FLOE_DECL http::body_source file_trailer_body(std::shared_ptr<trailer_state> const& s) {
-  auto const encoded = sigv4::aws_chunked_length(s->length, trailer_chunk, s->alg);
-  auto restart = [s]() {
-    s->enc.emplace(s->length, trailer_chunk, s->alg);
-    s->pos = 0;
-    if (s->fd < 0) s->fd = ::open(s->path.c_str(), O_RDONLY | O_CLOEXEC);
-  };
-  auto read = [s](std::span<char> dst, boost::system::error_code& ec) -> std::size_t {
-    if (s->fd < 0) {
-      ec = boost::system::error_code(errno ? errno : ENOENT, boost::system::system_category());
-      return 0;
-    }
-    return trailer_impl::frame_into(*s, dst, ec, [&s](std::span<char> d, boost::system::error_code& e) -> std::size_t {
-      for (;;) {
-        auto const n = ::pread(s->fd, d.data(), d.size(), static_cast<off_t>(s->offset + s->pos));
-        if (n >= 0) return static_cast<std::size_t>(n);  // 0: the file is shorter: the encoder stops
-        if (errno == EINTR) continue;
-        e = boost::system::error_code(errno, boost::system::system_category());
-        return 0;
-      }
-    });
-  };
-  return http::body_source::restartable_stream(std::move(read), std::move(restart), encoded);
-}
-
 FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> const& s) {
   auto const encoded = sigv4::aws_chunked_length(s->length, trailer_chunk, s->alg);
   s->enc.emplace(s->length, trailer_chunk, s->alg);
+  // Each call frames the next piece, pulling payload bytes from the stream;
+  // a stream that ends before its length is an error, not a short body.
   auto read = [s](std::span<char> dst, boost::system::error_code& ec) -> std::size_t {
-    return trailer_impl::frame_into(*s, dst, ec, [&s](std::span<char> d, boost::system::error_code& e) {
-      return s->source(d, e);
+    auto const n = s->enc->next(dst, [&](std::span<char> d) -> std::size_t {
+      if (ec) return 0;
+      auto const got = s->source(d, ec);
+      s->pos += got;
+      return got;
     });
+    if (n == 0 && !s->enc->done() && !ec) ec = make_error_code(errc::invalid_argument);
+    return n;
   };
   return http::body_source::stream(std::move(read), encoded);
 }
