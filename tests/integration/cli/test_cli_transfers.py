@@ -292,10 +292,12 @@ class CliTransfers(CliCase):
             self.assertEqual(doc["copied"], 2)
 
     def test_flipped_download_fails_and_leaves_no_file(self):
-        # An object with no checksum of its own: its plain-MD5 ETag is what
-        # a download is checked against (on every store).
+        # An object with no checksum of its own (uploaded with the
+        # calculation off): its plain-MD5 ETag is what a download is checked
+        # against (on every store).
         data = os.urandom(100000)
-        self.floe("put", self.uri("flip/obj"), input=data)
+        self.floe("put", self.uri("flip/obj"), input=data,
+                  env=self.env(AWS_REQUEST_CHECKSUM_CALCULATION="when_required"))
         every = self.add_rule({"match": {"method": "GET", "path": f"^/{self.bucket}/flip/obj$"},
                                "action": {"type": "flip", "where": "reply_body", "offset": 10}})
         d = self.tmpdir()

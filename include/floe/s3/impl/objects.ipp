@@ -156,7 +156,15 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
   if (auto& e = x.scratch().failure; e.code) {
     if (!detail::refuses_trailer(e)) co_return std::move(e);
     quirks_->set_refuses_trailer(store_key());
-    if (st->pos > 0) co_return std::move(e);
+    if (st->pos > 0) {
+      // Ceph RGW 16.2 reads the body before it refuses: the stream is gone.
+      error gone = std::move(e);
+      gone.code = make_error_code(errc::unsupported);
+      gone.diag.message =
+          "the store refused the aws-chunked trailer form after the stream was read (it cannot be sent again); "
+          "later streams to this store go without a checksum: send this one again";
+      co_return detail::with_context(std::move(gone), op);
+    }
     co_return std::nullopt;
   }
   auto out = detail::put_result_from(res);
