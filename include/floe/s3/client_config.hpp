@@ -7,6 +7,7 @@
 #include <floe/credentials/provider.hpp>
 #include <floe/credentials/shared_files.hpp>
 #include <floe/http/client_config.hpp>
+#include <floe/retry/hedge.hpp>
 #include <floe/s3/addressing.hpp>
 #include <floe/s3/params.hpp>
 
@@ -65,6 +66,11 @@ struct client_config {
   std::optional<checksum_calculation> request_checksum_calculation;
   /// The algorithm of an upload's checksum when the call names none.
   checksum::algorithm checksum_algorithm = checksum::algorithm::crc64nvme;
+  /// Hedged reads (GetObject into memory, HeadObject, the List
+  /// operations; retry/hedge.hpp): on by default. `enabled = false` sends
+  /// no hedge; a first byte later than the learned bound is still retried
+  /// like a timeout (`late_factor`, `late_min`).
+  retry::hedge_params hedge;
   /// The wall clock used for signing; null: system_clock::now. Tests set it.
   std::function<std::chrono::system_clock::time_point()> clock;
 };

@@ -76,7 +76,7 @@ FLOE_DECL client::client(executor_type ex, client_config cfg, addressing_config 
       addressing_(std::move(addr)),
       provider_(std::move(provider)),
       http_(std::move(ex), cfg_.http),
-      driver_(http_, service_description(), provider_, service::driver_config{cfg_.http.retry, cfg_.clock, {}}),
+      driver_(http_, service_description(), provider_, service::driver_config{cfg_.http.retry, cfg_.clock, {}, cfg_.hedge}),
       spare_exchanges_(std::make_shared<detail::exchange_pool>()) {}
 
 FLOE_DECL client::~client() = default;
