@@ -16,8 +16,11 @@ the queue when it starts (set-up through moto directly). Figures:
   its whole life, divided by the objects it registered (floe's idle long
   polls after the last one are included: it is stopped within 0.5 s);
 - poison: 10% more objects whose HEAD the proxy answers 400 InvalidRequest
-  every time (failing, not retried, their messages backed off); the
-  healthy objects' throughput against the run without them;
+  every time (failing, not retried, their messages backed off), put among
+  the healthy ones (one after every nine) so that the queue hands them out
+  among them; the healthy objects' throughput against a run without them
+  made at the same time on a store of its own (moto and proxy), in pairs
+  (at least 3; the stores swap roles), the median of the pairs' ratios;
 - replicas: 3 floe watch processes on one queue and one ledger; the ledger
   must then hold each object exactly once (`floe ledger ls`, `verify`) and
   the replicas' committed counts must add up to the object count.
@@ -25,6 +28,7 @@ the queue when it starts (set-up through moto directly). Figures:
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -49,12 +53,12 @@ def _control(port, method, path, body=None):
 
 
 class _Store:
-    def __init__(self, h):
+    def __init__(self, h, tag=""):
         import boto3
         self.procs = []
         env = dict(h.env)
-        self.moto_port = stores.start_moto(self.procs, h.work, env, "watch-moto.log")
-        info = stores.start_proxy(self.procs, h.work, env, self.moto_port, "watch-proxy")
+        self.moto_port = stores.start_moto(self.procs, h.work, env, f"watch-moto{tag}.log")
+        info = stores.start_proxy(self.procs, h.work, env, self.moto_port, f"watch-proxy{tag}")
         self.endpoint = f"http://127.0.0.1:{info['port']}"
         self.ctl = info["control_port"]
         _control(self.ctl, "POST", "/serialize", {"enabled": True})
@@ -135,86 +139,198 @@ def _until(what, predicate, timeout):
     return time.perf_counter()
 
 
-def _floe_alone(h, store, floe, env, name, healthy, poison=0):
-    keys = [f"in/{i:06d}.dat" for i in range(healthy)] + [f"in/p-{i:06d}.dat" for i in range(poison)]
-    url = store.prepare(name, keys)
-    rule = None
-    if poison:
-        rule = _control(store.ctl, "POST", "/rules", {
-            "match": {"method": "HEAD", "path": f"^/{name}/in/p-"}, "trigger": {"every": True},
-            "action": {"type": "reply", "status": 400, "headers": {"x-amz-request-id": "BENCH"}, "body": ""}})["id"]
-    w = _Watcher(floe, env, url, f"s3://{name}/ledger", f"s3://{name}/in/**")
+def _keys(healthy, poison):
+    """The healthy keys with the failing ones spread among them (one after
+    every healthy/poison), in the order they are put: the queue hands the
+    failing messages out among the healthy ones, not after them."""
+    keys = [f"in/{i:06d}.dat" for i in range(healthy)]
+    step = healthy // poison if poison else 0
+    for j in range(poison):
+        keys.insert((j + 1) * step + j, f"in/p-{j:06d}.dat")
+    return keys
+
+
+class _Run:
+    """One floe watch over a prepared bucket and queue; `poison` of its
+    objects' HEADs answered 400 by the proxy."""
+
+    def __init__(self, store, name, healthy, poison):
+        self.store, self.name, self.healthy, self.poison = store, name, healthy, poison
+        self.url = store.prepare(name, _keys(healthy, poison))
+        self.rule = None
+        if poison:
+            self.rule = _control(store.ctl, "POST", "/rules", {
+                "match": {"method": "HEAD", "path": f"^/{name}/in/p-"}, "trigger": {"every": True},
+                "action": {"type": "reply", "status": 400, "headers": {"x-amz-request-id": "BENCH"}, "body": ""}})["id"]
+        self.w = None
+        self.done = None
+
+    def start(self, floe, env):
+        """floe: the CLI's path; the endpoint is this run's store's."""
+        self.w = _Watcher([floe, "--endpoint-url", self.store.endpoint], env, self.url, f"s3://{self.name}/ledger", f"s3://{self.name}/in/**")
+
+    def check(self):
+        if self.done is None and self.w.metric("floe_watch_objects_committed_total") >= self.healthy:
+            self.done = time.perf_counter()
+        return self.done is not None
+
+    def finish(self):
+        if self.w and self.w.p.poll() is not None:
+            raise RuntimeError(f"{self.name}: floe watch exited early: " + "".join(self.w.log)[-500:])
+        cpu = self.w.stop() if self.w else 0.0
+        if self.rule is not None:
+            _control(self.store.ctl, "DELETE", f"/rules/{self.rule}")
+        if self.done is None:
+            raise RuntimeError(f"{self.name}: {self.healthy} not registered")
+        seconds = self.done - self.w.t0
+        return {"objects": self.healthy, "seconds": seconds, "objects_per_s": self.healthy / seconds,
+                "cpu_s": cpu, "cpu_ms_per_object": cpu * 1e3 / self.healthy}
+
+
+def _pair(h, pair_stores, floe, env, i, n):
+    """The clean run and the 10%-failing run at the same time, each on a
+    store (moto and proxy) of its own, so that both see the same moments of
+    the shared host; the stores swap roles and the start order alternates
+    from pair to pair."""
+    a, b = (pair_stores[0], pair_stores[1]) if i % 2 == 0 else (pair_stores[1], pair_stores[0])
+    runs = {"clean": _Run(a, f"bench-watch-clean-{i}", n, 0), "poison": _Run(b, f"bench-watch-poison-{i}", n, n // 9)}
+    order = ("clean", "poison") if i % 2 == 0 else ("poison", "clean")
     try:
-        done = _until(f"{name}: {healthy} registered",
-                      lambda: w.metric("floe_watch_objects_committed_total") >= healthy, 600)
-        seconds = done - w.t0
+        for k in order:
+            runs[k].start(h.floe, env)
+        _until(f"pair {i}: {n} registered by both", lambda: all([r.check() for r in runs.values()]), 900)
     finally:
-        cpu = w.stop()
-        if rule is not None:
-            _control(store.ctl, "DELETE", f"/rules/{rule}")
-    return {"objects": healthy, "seconds": seconds, "objects_per_s": healthy / seconds,
-            "cpu_s": cpu, "cpu_ms_per_object": cpu * 1e3 / healthy}
+        got = {}
+        for k in order:
+            try:
+                got[k] = runs[k].finish()
+            except RuntimeError:
+                pass
+    return got["clean"], got["poison"]
 
 
-def run(h, run_child):
+def _replicas(h, store, floe, env, run_child, n):
+    """3 floe watch processes on one queue and one ledger: each object once."""
+    name = "bench-watch-replicas"
+    t_prep = time.perf_counter()
+    url = store.prepare(name, [f"in/{i:06d}.dat" for i in range(n)])
+    prepared = time.perf_counter() - t_prep
+    ws = [_Watcher(floe, env, url, f"s3://{name}/ledger", f"s3://{name}/in/**") for _ in range(3)]
+    t0 = min(w.t0 for w in ws)
+    committed = lambda: sum(w.metric("floe_watch_objects_committed_total") for w in ws)
+    try:
+        done = _until(f"{n} registered by 3 replicas", lambda: committed() >= n, max(1800, n))
+        # Every message settled: nothing left in flight to register twice.
+        _until("the queue drained", lambda: store._visible(url) == 0, 120)
+        total = committed()
+    finally:
+        cpu = sum(w.stop() for w in ws)
+    listed = run_child(floe + ["--json", "ledger", "ls", f"s3://{name}/ledger"], env).out.decode().splitlines()
+    keys = [json.loads(line)["key"] for line in listed]
+    verify = run_child(floe + ["ledger", "verify", f"s3://{name}/ledger"], env).out.decode()
+    exactly_once = len(keys) == n == len(set(keys)) == int(total) and verify.startswith("ok:")
+    return {"objects": n, "seconds": done - t0, "objects_per_s": n / (done - t0), "cpu_s": cpu,
+            "cpu_ms_per_object": cpu * 1e3 / n, "committed_sum": total, "ledger_entries": len(keys),
+            "exactly_once": exactly_once, "prepare_s": prepared}
+
+
+PARTS = ("floe", "boto3", "poison", "replicas")
+
+
+def run(h, run_child, parts=PARTS):
     n = 300 if h.quick else 2000
     replicas_n = 1000 if h.quick else 10000
+    # The clean and the 10%-failing runs come in pairs, at least 3, the two
+    # runs of a pair at the same time on stores of their own (_pair): a busy
+    # moment on the shared host lands on both, and the ratio recorded is the
+    # median of the pairs' ratios.
+    pairs = max(3, getattr(h.a, "rounds", 1))
     sc = f"watch: {n:,} objects, 3 replicas × {replicas_n:,}"
     store = None
+    extra = []
     try:
         store = _Store(h)
         env = dict(h.env)
         env.update({"AWS_REGION": "us-east-1", "AWS_EC2_METADATA_DISABLED": "true"})
         floe = [h.floe, "--endpoint-url", store.endpoint]
-        f = _floe_alone(h, store, floe, env, "bench-watch-floe", n)
-        print(f"bench: {sc}  floe watch  {f['objects_per_s']:.0f} objects/s, {f['cpu_ms_per_object']:.3f} ms CPU/object",
-              file=sys.stderr, flush=True)
-        h.record(sc, "floe watch", **f)
+        for i in range(pairs if "floe" in parts else 0):
+            if "poison" in parts:
+                if len(extra) == 0:
+                    extra.append(_Store(h, "-b"))
+                f, p = _pair(h, (store, extra[0]), floe, env, i, n)
+            else:
+                r = _Run(store, f"bench-watch-floe-{i}", n, 0)
+                try:
+                    r.start(h.floe, env)
+                    _until(f"{n} registered", r.check, 900)
+                finally:
+                    f = r.finish()
+            print(f"bench: {sc}  floe watch  {f['objects_per_s']:.1f} objects/s, {f['cpu_ms_per_object']:.3f} ms "
+                  f"CPU/object (load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
+            h.record(sc, "floe watch", **f)
+            if "poison" in parts:
+                p["healthy_throughput_vs_clean"] = p["objects_per_s"] / f["objects_per_s"]
+                print(f"bench: {sc}  floe watch, 10% failing  {p['objects_per_s']:.1f} healthy objects/s "
+                      f"({p['healthy_throughput_vs_clean']:.3f} × the clean run beside it)", file=sys.stderr, flush=True)
+                h.record(sc, "floe watch, 10% failing", **p)
 
-        url = store.prepare("bench-watch-boto3", [f"in/{i:06d}.dat" for i in range(n)])
-        store.s3.create_bucket(Bucket="bench-watch-boto3-ledger")
-        peer_env = dict(env, AWS_DEFAULT_REGION="us-east-1")
-        c = run_child([sys.executable, PEER, store.endpoint, url, "bench-watch-boto3-ledger", "ledger/", str(n)],
-                      peer_env)
-        j = c.json()
-        if j["registered"] != n:
-            raise RuntimeError(f"boto3 consumer: {j['registered']} registered, {j['skipped']} skipped of {n}")
-        b = {"objects": j["registered"], "seconds": c.wall, "objects_per_s": j["registered"] / c.wall,
-             "cpu_s": c.cpu, "cpu_ms_per_object": c.cpu * 1e3 / j["registered"], "commits": j["commits"]}
-        print(f"bench: {sc}  boto3        {b['objects_per_s']:.0f} objects/s, {b['cpu_ms_per_object']:.3f} ms CPU/object",
-              file=sys.stderr, flush=True)
-        h.record(sc, "boto3 consumer", **b)
+        if "boto3" in parts:
+            url = store.prepare("bench-watch-boto3", [f"in/{i:06d}.dat" for i in range(n)])
+            store.s3.create_bucket(Bucket="bench-watch-boto3-ledger")
+            peer_env = dict(env, AWS_DEFAULT_REGION="us-east-1")
+            c = run_child([sys.executable, PEER, store.endpoint, url, "bench-watch-boto3-ledger", "ledger/", str(n)],
+                          peer_env)
+            j = c.json()
+            if j["registered"] != n:
+                raise RuntimeError(f"boto3 consumer: {j['registered']} registered, {j['skipped']} skipped of {n}")
+            b = {"objects": j["registered"], "seconds": c.wall, "objects_per_s": j["registered"] / c.wall,
+                 "cpu_s": c.cpu, "cpu_ms_per_object": c.cpu * 1e3 / j["registered"], "commits": j["commits"]}
+            print(f"bench: {sc}  boto3        {b['objects_per_s']:.1f} objects/s, {b['cpu_ms_per_object']:.3f} ms "
+                  "CPU/object", file=sys.stderr, flush=True)
+            h.record(sc, "boto3 consumer", **b)
 
-        p = _floe_alone(h, store, floe, env, "bench-watch-poison", n, poison=n // 9)
-        p["healthy_throughput_vs_clean"] = p["objects_per_s"] / f["objects_per_s"]
-        print(f"bench: {sc}  floe watch, 10% failing  {p['objects_per_s']:.0f} healthy objects/s "
-              f"({p['healthy_throughput_vs_clean']:.2f} × without)", file=sys.stderr, flush=True)
-        h.record(sc, "floe watch, 10% failing", **p)
-
-        name = "bench-watch-replicas"
-        url = store.prepare(name, [f"in/{i:06d}.dat" for i in range(replicas_n)])
-        ws = [_Watcher(floe, env, url, f"s3://{name}/ledger", f"s3://{name}/in/**") for _ in range(3)]
-        t0 = min(w.t0 for w in ws)
-        committed = lambda: sum(w.metric("floe_watch_objects_committed_total") for w in ws)
-        try:
-            done = _until(f"{replicas_n} registered by 3 replicas", lambda: committed() >= replicas_n, 1800)
-            # Every message settled: nothing left in flight to register twice.
-            _until("the queue drained", lambda: store._visible(url) == 0, 120)
-            total = committed()
-        finally:
-            cpu = sum(w.stop() for w in ws)
-        listed = run_child(floe + ["--json", "ledger", "ls", f"s3://{name}/ledger"], env).out.decode().splitlines()
-        keys = [json.loads(line)["key"] for line in listed]
-        verify = run_child(floe + ["ledger", "verify", f"s3://{name}/ledger"], env).out.decode()
-        exactly_once = len(keys) == replicas_n == len(set(keys)) == int(total) and verify.startswith("ok:")
-        r = {"objects": replicas_n, "seconds": done - t0, "objects_per_s": replicas_n / (done - t0), "cpu_s": cpu,
-             "cpu_ms_per_object": cpu * 1e3 / replicas_n, "committed_sum": total, "ledger_entries": len(keys),
-             "exactly_once": exactly_once}
-        print(f"bench: {sc}  3 replicas  {r['objects_per_s']:.0f} objects/s, ledger {len(keys)} entries, "
-              f"committed {total:.0f}, exactly once: {exactly_once}", file=sys.stderr, flush=True)
-        h.record(sc, "floe watch × 3 replicas", **r)
+        if "replicas" in parts:
+            r = _replicas(h, store, floe, env, run_child, replicas_n)
+            print(f"bench: {sc}  3 replicas  {r['objects_per_s']:.1f} objects/s, ledger {r['ledger_entries']} entries, "
+                  f"committed {r['committed_sum']:.0f}, exactly once: {r['exactly_once']}", file=sys.stderr, flush=True)
+            h.record(sc, "floe watch × 3 replicas", **r)
     except Exception as e:  # the store did not start, or a consumer failed
         h.record(sc, "floe watch", error=str(e).strip().splitlines()[-1][:300] if str(e).strip() else repr(e))
     finally:
-        if store:
-            store.stop()
+        for st in [store] + extra:
+            if st:
+                st.stop()
+
+
+def main():
+    """The scenario alone, without bench/run's nginx and peers' installs:
+    python3 bench/scenarios/watch_scenario.py --build-dir build [--quick]
+    [--parts floe,poison,boto3,replicas] [--json FILE]."""
+    import argparse
+    import harness
+    import report
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--rounds", type=int, default=3, help="pairs of clean and 10%%-failing runs (at least 3)")
+    ap.add_argument("--parts", default=",".join(PARTS))
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    parts = tuple(a.parts.split(","))
+    if set(parts) - set(PARTS):
+        ap.error(f"--parts: unknown {','.join(sorted(set(parts) - set(PARTS)))} (known: {','.join(PARTS)})")
+    h = harness.Harness(argparse.Namespace(build_dir=a.build_dir, npm_dir="", quick=a.quick, rounds=a.rounds))
+    try:
+        run(h, harness.run, parts)
+    finally:
+        shutil.rmtree(h.work, ignore_errors=True)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(h.results, f, indent=1)
+    name = next(iter(h.results["scenarios"]), None)
+    if name:
+        print("\n".join(report._watch(name, h.results["scenarios"][name])))
+
+
+if __name__ == "__main__":
+    main()

@@ -3,13 +3,12 @@
 
 #include "ledger_reconcile.hpp"
 
-#include "cli_session.hpp"
 #include "json_writer.hpp"
 #include "output.hpp"
 #include "s3_uri.hpp"
 #include "watch_log.hpp"
 
-#include <floe/sqs/client.hpp>
+#include <floe/watch/no_queue.hpp>
 #include <floe/watch/watcher.hpp>
 
 #include <boost/asio/signal_set.hpp>
@@ -32,22 +31,17 @@ boost::asio::awaitable<int> run_ledger_reconcile(context& x, ledger::ledger& l) 
   cfg.writer = l.config().writer;
   cfg.queue_poll = std::chrono::seconds(0);
 
-  // The watcher's type needs a queue client: one is made (from one session
-  // with the S3 client's settings) and never called.
+  // The pass touches no queue: the watcher gets one that builds nothing
+  // and refuses every call.
   auto ex = co_await asio::this_coro::executor;
-  auto s = make_cli_session(x);
-  if (!s) co_return fail(x, s.error(), "configuration", "");
-  sqs::client_options o;
-  o.endpoint_url = x.g.endpoint_url;
-  auto q = sqs::client::create(ex, **s, o);
-  if (!q) co_return fail(x, q.error(), "configuration", "");
+  watch::no_queue q;
 
   watch::watch_hooks hooks;
   // Warnings only (a failing listing or object): the summary says the rest.
   hooks.log = [](watch::log_event e) {
     if (e.level != watch::log_level::info) write_stderr(log_line(log_format::text, e));
   };
-  watch::watcher<sqs::client> w(**q, x.c, l, std::move(cfg), std::move(hooks));
+  watch::watcher<watch::no_queue> w(q, x.c, l, std::move(cfg), std::move(hooks));
   asio::signal_set signals(ex, SIGINT, SIGTERM);
   signals.async_wait([&w](boost::system::error_code ec, int) {
     if (!ec) w.stop();

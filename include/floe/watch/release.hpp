@@ -9,12 +9,16 @@
 //              receives it now rather than after the timeout. Every such
 //              message, whatever kept it (its work cut short by the stop,
 //              a failed object, a malformed body, a failed delete).
-//   back off   not stopping, and an object it names failed: visibility
-//              first * 2^(n-1) on its n-th receive (ApproximateReceiveCount;
-//              0, not known, counts as 1), at most `max`, so a poison
-//              object is received less and less often while the rest
-//              flow. n is the queue's own count, so a hand-back does not
-//              start the schedule again.
+//   back off   not stopping, and an object it names failed: visible
+//              again first * 2^(n-1) after its n-th receive
+//              (ApproximateReceiveCount; 0, not known, counts as 1), at
+//              most `max`, so a poison object is received less and less
+//              often while the rest flow. n is the queue's own count, so a
+//              hand-back does not start the schedule again. The back-off
+//              counts from the receive (settle_backoffs): a message already
+//              invisible that long — on its first receive the back-off is
+//              the receive's own timeout — needs no request, so a failing
+//              object costs the batches it is in no extra round trip.
 //   leave      anything else: a malformed body (the redrive policy's), a
 //              message whose objects all settled but whose delete failed
 //              (it comes back after its timeout and is deleted then).
@@ -25,6 +29,7 @@
 #include <floe/config.hpp>
 #include <floe/sqs/batches.hpp>
 #include <floe/watch/batch.hpp>
+#include <floe/watch/visibility.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -57,6 +62,22 @@ struct release_entry {
 /// was deleted. At most one entry per receipt handle.
 FLOE_DECL std::vector<release_entry> plan_release(batch const& b, std::vector<bool> const& deleted, bool stopping,
                                                   failure_backoff const& backoff);
+
+/// Back-offs counted from the receive: each back_off entry's message is to
+/// be visible again `visibility` after `received` (when the reply of the
+/// receive that handed it out arrived). One the keeper holds (call before
+/// releasing) and knows to be invisible still is `in_place` when the
+/// back-off is no longer than the keeper's timeout (the queue hid it that
+/// long when it handed it out, and extensions only add) or the keeper's
+/// count reaches it; its `visibility`: about the seconds left. The others
+/// are sent, asking for what is left of the back-off from `now` (at least
+/// 1 s). Hand-backs are sent as they are.
+struct settled_release {
+  std::vector<release_entry> send;
+  std::vector<release_entry> in_place;
+};
+FLOE_DECL settled_release settle_backoffs(std::vector<release_entry> entries, visibility_keeper const& keeper,
+                                          visibility_keeper::time_point received, visibility_keeper::time_point now);
 
 /// Every handle handed back (visibility 0), each once.
 FLOE_DECL std::vector<release_entry> hand_back_all(std::vector<std::string> const& receipt_handles);

@@ -14,8 +14,9 @@
 // drop those the ledger holds already; run hooks.exec (a failure fails
 // that object only); commit the rest in one commit; only when the commit
 // is confirmed delete the messages whose objects all settled. A failed
-// object keeps only its own messages: they are given a visibility that
-// doubles with their receive count (cfg.on_failure, release.hpp), so a
+// object keeps only its own messages: they stay invisible for a time that
+// doubles with their receive count, counted from the receive (cfg.on_failure,
+// release.hpp: no request when the receive's own timeout covers it), so a
 // poison object comes back less and less often (and after maxReceiveCount
 // goes to the dead-letter queue). While a batch is in work, its messages'
 // visibility is extended before it runs out.
@@ -210,6 +211,7 @@ class watcher {
   boost::asio::awaitable<void> commit_batch();
   boost::asio::awaitable<void> delete_messages(std::vector<std::size_t> const& indices, char const* why);
   boost::asio::awaitable<void> release_messages(std::vector<release_entry> entries);
+  void note_backed_off(release_entry const& e);
   boost::asio::awaitable<void> keep_visible();
   boost::asio::awaitable<void> extend_due();
   boost::asio::awaitable<void> sleep(std::chrono::milliseconds d);

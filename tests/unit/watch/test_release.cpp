@@ -133,3 +133,63 @@ TEST_CASE("a reply: released, gone (ReceiptHandleIsInvalid), failed, or not ment
   CHECK(o.failures[0] == "InternalError: try again");
   CHECK(o.failures[1] == "entry 3: not in the reply");
 }
+
+TEST_CASE("a back-off counts from the receive: none is sent when the receive's own timeout covers it") {
+  using tp = visibility_keeper::time_point;
+  tp const t0{std::chrono::hours(1)};
+  visibility_keeper k(60s);
+  for (auto const* h : {"rh-first", "rh-second", "rh-gone", "rh-back"}) k.hold(h, t0);
+  std::vector<release_entry> in = {
+      {"rh-first", 60s, release_kind::back_off, "first", 1},     // the receive's own 60 s: in place
+      {"rh-second", 120s, release_kind::back_off, "second", 2},  // 120 s after the receive's reply
+      {"rh-gone", 60s, release_kind::back_off, "gone", 1},       // the keeper holds it no more: sent
+      {"rh-back", 0s, release_kind::hand_back, "back", 3},       // hand-backs pass as they are
+  };
+  k.release("rh-gone");
+  // Sent at t0, the reply at t0 + 1 s (a long poll), the batch done 1.5 s later.
+  auto s = settle_backoffs(in, k, t0 + 1s, t0 + 2500ms);
+  REQUIRE(s.in_place.size() == 1);
+  CHECK(s.in_place[0].message_id == "first");
+  CHECK(s.in_place[0].visibility == 59s);  // about 58.5 s left, rounded up
+  REQUIRE(s.send.size() == 3);
+  CHECK(s.send[0].message_id == "second");
+  CHECK(s.send[0].visibility == 119s);  // 118.5 s left of the 120, rounded up
+  CHECK(s.send[1].message_id == "gone");
+  CHECK(s.send[1].visibility == 59s);
+  CHECK(s.send[2].kind == release_kind::hand_back);
+  CHECK(s.send[2].visibility == 0s);
+}
+
+TEST_CASE("a back-off the keeper's extension covers is in place; a lapsed one is sent, 1 s at least") {
+  using tp = visibility_keeper::time_point;
+  tp const t0{std::chrono::hours(1)};
+  visibility_keeper k(10s);
+  k.hold("rh", t0);
+  // Extended 8 s after the receive: invisible until 18 s after it.
+  auto due = k.due(t0 + 8s);
+  REQUIRE(due.size() == 1);
+  floe::sqs::batch_result ok;
+  ok.successful = {"0"};
+  k.on_reply(due, t0 + 8s, ok);
+  auto s = settle_backoffs({{"rh", 10s, release_kind::back_off, "m", 1}}, k, t0, t0 + 9s);
+  REQUIRE(s.in_place.size() == 1);
+  CHECK(s.in_place[0].visibility == 9s);
+  CHECK(s.send.empty());
+  // 16 s (more than the timeout), but the extension reaches past it: in place.
+  s = settle_backoffs({{"rh", 16s, release_kind::back_off, "m", 2}}, k, t0, t0 + 9s);
+  REQUIRE(s.in_place.size() == 1);
+  CHECK(s.in_place[0].visibility == 9s);
+  // 20 s (the second receive's) is not covered: the 11 s left are asked for.
+  s = settle_backoffs({{"rh", 20s, release_kind::back_off, "m", 2}}, k, t0, t0 + 9s);
+  REQUIRE(s.send.size() == 1);
+  CHECK(s.send[0].visibility == 11s);
+  // Held, but its visibility lapsed (extensions failing): sent.
+  s = settle_backoffs({{"rh", 10s, release_kind::back_off, "m", 1}}, k, t0, t0 + 19s);
+  REQUIRE(s.send.size() == 1);
+  CHECK(s.send[0].visibility == 1s);
+  // Its time passed already (the keeper no longer holds it): 1 s, not 0.
+  k.release_all();
+  s = settle_backoffs({{"rh", 20s, release_kind::back_off, "m", 2}}, k, t0, t0 + 30s);
+  REQUIRE(s.send.size() == 1);
+  CHECK(s.send[0].visibility == 1s);
+}

@@ -45,6 +45,7 @@ template <queue_client Queue>
 boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message> messages, time_point sent) {
   namespace asio = boost::asio;
   in_batch_ = true;
+  auto const received = clock::now();  // the receive's reply: back-offs count from here
   metrics_.messages_received += messages.size();
   std::vector<received_message> in;
   in.reserve(messages.size());
@@ -127,9 +128,12 @@ boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message
                 stopping_ ? std::chrono::seconds(0) : backoff_visibility(cfg_.on_failure, receives));
   }
   // Stopping: every message not deleted goes back at once; else those
-  // naming a failed object get their back-off.
+  // naming a failed object get their back-off, counted from the receive:
+  // one invisible that long already (a first receive's) needs no request.
+  auto settled = settle_backoffs(plan_release(batch_, deleted_, stopping_, cfg_.on_failure), keeper_, received, clock::now());
+  for (auto const& e : settled.in_place) note_backed_off(e);
   keeper_.release_all();
-  co_await release_messages(plan_release(batch_, deleted_, stopping_, cfg_.on_failure));
+  co_await release_messages(std::move(settled.send));
   in_batch_ = false;
 }
 

@@ -49,12 +49,7 @@ boost::asio::awaitable<void> watcher<Queue>::release_messages(std::vector<releas
           ++metrics_.messages_handed_back;
           continue;
         }
-        ++metrics_.messages_backed_off;
-        log(log_level::info, "backed_off",
-            "message " + e.message_id + " (receive " + std::to_string(e.receive_count) + ") visible again in " +
-                std::to_string(e.visibility.count()) + " s",
-            {{"message_id", e.message_id}, {"receive_count", std::to_string(e.receive_count)},
-             {"visibility_s", std::to_string(e.visibility.count())}});
+        note_backed_off(e);
       }
       for (auto const& f : o.failures) {
         error e(errc::service_error, f);
@@ -89,6 +84,19 @@ boost::asio::awaitable<void> watcher<Queue>::release_messages(std::vector<releas
   (void)e_wait;
   if (order[0] == 1)
     log(log_level::warning, "release_failed", "handing messages back took too long: the rest are left to their timeout");
+}
+
+// A back-off in place: counted, and logged with the seconds until the
+// message is visible again and the back-off its receive count gives.
+template <queue_client Queue>
+void watcher<Queue>::note_backed_off(release_entry const& e) {
+  ++metrics_.messages_backed_off;
+  auto const backoff = backoff_visibility(cfg_.on_failure, e.receive_count);
+  log(log_level::info, "backed_off",
+      "message " + e.message_id + " (receive " + std::to_string(e.receive_count) + ") visible again in " +
+          std::to_string(e.visibility.count()) + " s (" + std::to_string(backoff.count()) + " s after its receive)",
+      {{"message_id", e.message_id}, {"receive_count", std::to_string(e.receive_count)},
+       {"visibility_s", std::to_string(e.visibility.count())}, {"backoff_s", std::to_string(backoff.count())}});
 }
 
 }  // namespace floe::watch

@@ -48,6 +48,34 @@ FLOE_DECL std::vector<release_entry> plan_release(batch const& b, std::vector<bo
   return out;
 }
 
+FLOE_DECL settled_release settle_backoffs(std::vector<release_entry> entries, visibility_keeper const& keeper,
+                                          visibility_keeper::time_point received, visibility_keeper::time_point now) {
+  using std::chrono::seconds;
+  auto up = [](visibility_keeper::clock::duration d) {
+    return std::max(seconds(1), std::chrono::ceil<seconds>(d));
+  };
+  settled_release out;
+  for (auto& e : entries) {
+    if (e.kind != release_kind::back_off) {
+      out.send.push_back(std::move(e));
+      continue;
+    }
+    auto const target = received + e.visibility;
+    auto const until = keeper.expires(e.receipt_handle);
+    // Held and not lapsed: invisible until the queue handed it out plus the
+    // timeout at least (every receive and extension asks for that), and
+    // until the keeper's count.
+    if (until && *until > now && (e.visibility <= keeper.timeout() || *until >= target)) {
+      e.visibility = up(std::max(*until, target) - now);
+      out.in_place.push_back(std::move(e));
+      continue;
+    }
+    e.visibility = up(target - now);
+    out.send.push_back(std::move(e));
+  }
+  return out;
+}
+
 FLOE_DECL std::vector<release_entry> hand_back_all(std::vector<std::string> const& receipt_handles) {
   std::vector<release_entry> out;
   std::set<std::string_view> seen;
