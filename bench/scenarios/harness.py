@@ -275,6 +275,10 @@ class Harness:
         self.record(scenario, tool, rps=rps, cpu_us_per_req=cpu_us)
 
     def attempt(self, scenario, tool, fn):
+        # FLOE_BENCH_TOOLS="floe cp,boto3": only the tools whose names start so.
+        only = [t for t in os.environ.get("FLOE_BENCH_TOOLS", "").split(",") if t]
+        if only and not any(tool.startswith(t) for t in only):
+            return
         t0 = time.perf_counter()
         try:
             fn()
