@@ -1,7 +1,10 @@
 // The tail benchmark's floe side (bench/scenarios/tail.py): N sequential
 // GETs of one small object with the library's default settings (hedged
 // reads on), each timed; prints one JSON line with p50, p99, p99.9 (ms),
-// CPU per GET and what the hedges did. Loopback only.
+// p99 after the first 100 GETs, the failures, CPU per GET and what the
+// hedges did. With ADDRESSES ("127.0.0.1,127.0.0.2,..."), the endpoint's
+// host name resolves to those (http::client_config::resolve_overrides): one
+// store behind several front-ends. Loopback only.
 #include <floe/s3/client.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -43,6 +46,12 @@ asio::awaitable<void> gets(floe::s3::client& c, std::string bucket, std::string 
     auto const t0 = std::chrono::steady_clock::now();
     auto r = co_await c.async_get_object(bucket, key, asio::use_awaitable);
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    if (ms.back() > 250.0) {  // which GETs were slow, and what the hedges had done by then
+      auto const& h = c.hedges();
+      std::fprintf(stderr, "bench_tail: GET %llu took %.1f ms (hedges sent %llu, won %llu, late cuts %llu)\n",
+                   static_cast<unsigned long long>(i), ms.back(), static_cast<unsigned long long>(h.sent),
+                   static_cast<unsigned long long>(h.won), static_cast<unsigned long long>(h.late));
+    }
     if (!r) {
       ++failures;
       std::fprintf(stderr, "bench_tail: %s\n", r.error().what().c_str());
@@ -54,8 +63,8 @@ asio::awaitable<void> gets(floe::s3::client& c, std::string bucket, std::string 
 
 int main(int argc, char** argv) {
   ::setenv("AWS_EC2_METADATA_DISABLED", "true", 1);
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: %s ENDPOINT BUCKET KEY N\n", argv[0]);
+  if (argc != 5 && argc != 6) {
+    std::fprintf(stderr, "usage: %s ENDPOINT BUCKET KEY N [ADDRESSES]\n", argv[0]);
     return 2;
   }
   asio::io_context io(1);
@@ -64,6 +73,14 @@ int main(int argc, char** argv) {
   cfg.addressing.region = "us-east-1";
   cfg.addressing.style = floe::s3::addressing_style::path;
   cfg.http.proxy.no_proxy = "*";
+  if (argc == 6) {
+    auto const url = floe::http::parse_url(argv[1]);
+    if (!url) {
+      std::fprintf(stderr, "bench_tail: ENDPOINT: %s\n", url.error().what().c_str());
+      return 2;
+    }
+    cfg.http.resolve_overrides = {{url->ep.host, argv[5]}};
+  }
   auto made = floe::s3::client::create(io.get_executor(), std::move(cfg));
   if (!made) {
     std::fprintf(stderr, "bench_tail: %s\n", made.error().what().c_str());
@@ -78,12 +95,14 @@ int main(int argc, char** argv) {
   asio::co_spawn(io, gets(c, argv[2], argv[3], n, ms, failures), asio::detached);
   io.run();
   auto const cpu = cpu_seconds() - cpu0;
+  std::vector<double> after(ms.size() > 100 ? ms.begin() + 100 : ms.end(), ms.end());
+  std::sort(after.begin(), after.end());
   std::sort(ms.begin(), ms.end());
   auto const& h = c.hedges();
   std::printf("{\"requests\": %zu, \"failures\": %u, \"p50_ms\": %.2f, \"p99_ms\": %.2f, \"p999_ms\": %.2f, "
-              "\"cpu_us_per_get\": %.1f, \"hedges_sent\": %llu, \"hedges_won\": %llu, \"late_cuts\": %llu}\n",
-              ms.size(), failures, pct(ms, 0.5), pct(ms, 0.99), pct(ms, 0.999),
+              "\"p99_after_100_ms\": %.2f, \"cpu_us_per_get\": %.1f, \"hedges_sent\": %llu, \"hedges_won\": %llu, \"late_cuts\": %llu}\n",
+              ms.size(), failures, pct(ms, 0.5), pct(ms, 0.99), pct(ms, 0.999), pct(after, 0.99),
               ms.empty() ? 0.0 : cpu * 1e6 / static_cast<double>(ms.size()), static_cast<unsigned long long>(h.sent),
               static_cast<unsigned long long>(h.won), static_cast<unsigned long long>(h.late));
-  return failures ? 1 : 0;
+  return 0;  // failures are a figure of the row, not a broken run
 }

@@ -6,17 +6,25 @@ the same run: p50, p99, p99.9 and the extra requests the proxy saw.
   python3 bench/scenarios/tail.py BUILD_DIR [N]     (N GETs per tool and row; 1000)
 
 Rows (ROWS below, one entry each): quiet; 1% of replies held 2 s before
-their first byte (the proxy's `delay` with a seeded `chance` trigger). The
-row with one of four addresses accepting connections and never answering
-needs a name resolving to four addresses (the HTTP layer's address book):
-one more entry in ROWS once that is in.
+their first byte (the proxy's `delay` with a seeded `chance` trigger); one of
+four addresses accepting connections and never answering (the proxy listens
+on 127.0.0.1-4, `--addresses`; 127.0.0.3 in `blackhole` mode).
 
-floe runs with the library's defaults (hedged reads on): bench/s3/bench_tail.
-boto3 with its own defaults but path style (bench/peers/boto3_bench.py tail),
-and the JS SDK likewise (js_bench.cjs tail) when FLOE_BENCH_NPM names the
-folder bench/run installs it in.
-Extra requests: what the proxy forwarded beyond N, as a share of N (a first
-rule that never fires counts every request: its `matched`).
+floe runs with the library's defaults (hedged reads on): bench/s3/bench_tail,
+its endpoint's name `localhost` resolving to the four addresses in every row
+(`resolve_overrides`; quiet and held rows have all four serving). boto3 with
+its own defaults but path style (bench/peers/boto3_bench.py tail), and the JS
+SDK likewise (js_bench.cjs tail) when FLOE_BENCH_NPM names the folder
+bench/run installs it in, both at 127.0.0.1. The dead-address row is floe's
+only: neither peer can be given four addresses for one name without editing
+/etc/hosts, and with a rotating resolver each connection either meets the
+dead front-end (its read timeout, 60 s) or never does.
+Extra requests: what the proxy forwarded beyond N (and the peers' one
+warm-up GET), as a share of N (a first rule that never fires counts every
+request: its `matched`); blackholed requests are not forwarded, so not
+counted.
+FLOE_TAIL_TOOLS=floe,boto3 runs only those tools. bench_tail names its GETs
+slower than 250 ms on stderr.
 Loopback only; credentials are dummies (moto checks none).
 """
 import json
@@ -33,11 +41,15 @@ import stores  # noqa: E402
 BUCKET = "tail"
 KEY = "one-kib"
 
-# (name, rule or None): the condition each row measures.
+ADDRESSES = ["127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4"]
+
+# (name, rule or None, address modes or None, peers too): the condition each row measures.
 ROWS = [
-    ("quiet", None),
+    ("quiet", None, None, True),
     ("1% of first bytes held 2 s",
-     {"match": {"method": "GET"}, "trigger": {"chance": 0.01, "seed": 32}, "action": {"type": "delay", "ms": 2000}}),
+     {"match": {"method": "GET"}, "trigger": {"chance": 0.01, "seed": 32}, "action": {"type": "delay", "ms": 2000}},
+     None, True),
+    ("one of four addresses dead", None, {"127.0.0.3": "blackhole"}, False),
 ]
 
 
@@ -50,8 +62,12 @@ def control(base, method, path, body=None):
     return json.loads(text) if text else {}
 
 
-def tools(build, endpoint, n):
-    yield "floe", [os.path.join(build, "bench/s3/bench_tail"), endpoint, BUCKET, KEY, str(n)]
+def tools(build, port, n, peers):
+    yield "floe", [os.path.join(build, "bench/s3/bench_tail"), f"http://localhost:{port}", BUCKET, KEY, str(n),
+                   ",".join(ADDRESSES)]
+    if not peers:
+        return
+    endpoint = f"http://127.0.0.1:{port}"
     yield "boto3", [sys.executable, os.path.join(REPO, "bench/peers/boto3_bench.py"), "tail", endpoint, BUCKET, KEY,
                     str(n)]
     if os.environ.get("FLOE_BENCH_NPM"):  # the SDK bench/run installs there
@@ -68,8 +84,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as work:
         try:
             mport = stores.start_moto(procs, work, env, "moto.log")
-            info = stores.start_proxy(procs, work, env, mport, "proxy")
-            endpoint = f"http://127.0.0.1:{info['port']}"
+            info = stores.start_proxy(procs, work, env, mport, "proxy", ("--addresses", ",".join(ADDRESSES[1:])))
             ctl = f"http://127.0.0.1:{info['control_port']}"
             import boto3
             s3 = boto3.session.Session().client("s3", endpoint_url=f"http://127.0.0.1:{mport}", region_name="us-east-1",
@@ -77,9 +92,14 @@ def main(argv):
                                                 aws_secret_access_key=env["AWS_SECRET_ACCESS_KEY"])
             s3.create_bucket(Bucket=BUCKET)
             s3.put_object(Bucket=BUCKET, Key=KEY, Body=bytes((97 + i % 26) for i in range(1024)))
-            for row, rule in ROWS:
-                for tool, cmd in tools(build, endpoint, n):
+            only = [t for t in os.environ.get("FLOE_TAIL_TOOLS", "").split(",") if t]
+            for row, rule, modes, peers in ROWS:
+                for tool, cmd in tools(build, info["port"], n, peers):
+                    if only and tool not in only:
+                        continue
                     control(ctl, "POST", "/reset")
+                    if modes:
+                        control(ctl, "POST", "/addresses", modes)
                     counter = control(ctl, "POST", "/rules", {"match": {"method": "GET"}, "trigger": {"first": 0},
                                                              "action": {"type": "delay", "ms": 0}})["id"]
                     if rule:
@@ -89,20 +109,26 @@ def main(argv):
                         results.append({"row": row, "tool": tool, "error": out.stderr.strip()[-300:]})
                         continue
                     fig = json.loads(out.stdout.strip().splitlines()[-1])
+                    for line in out.stderr.splitlines():  # bench_tail names its slow GETs
+                        print(f"{row}: {line}", file=sys.stderr)
                     seen = next(r for r in control(ctl, "GET", "/rules") if r["id"] == counter)["matched"]
                     warm = 0 if tool == "floe" else 1  # the peers' warm-up GET
                     fig["extra_requests_pct"] = 100.0 * (seen - n - warm) / n
                     results.append({"row": row, "tool": tool, **fig})
         finally:
             stores.stop_all(procs)
-    print("| row | tool | p50 ms | p99 ms | p99.9 ms | extra requests | CPU µs/GET |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| row | tool | p50 ms | p99 ms | p99.9 ms | p99 after 100 | failures | extra requests | hedges sent/won "
+          "| CPU µs/GET |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in results:
         if "error" in r:
-            print(f"| {r['row']} | {r['tool']} | error: {r['error']} | | | | |")
+            print(f"| {r['row']} | {r['tool']} | error: {r['error']} | | | | | | | |")
             continue
-        print(f"| {r['row']} | {r['tool']} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['p999_ms']:.1f} | "
-              f"{r['extra_requests_pct']:.1f}% | {r.get('cpu_us_per_get', 0):.0f} |")
+        after = f"{r['p99_after_100_ms']:.1f}" if "p99_after_100_ms" in r else ""
+        hedges = f"{r['hedges_sent']}/{r['hedges_won']}" if "hedges_sent" in r else ""
+        print(f"| {r['row']} | {r['tool']} | {r['p50_ms']:.1f} | {r['p99_ms']:.1f} | {r['p999_ms']:.1f} | {after} | "
+              f"{r.get('failures', 0)} | {r['extra_requests_pct']:.1f}% | {hedges} | {r.get('cpu_us_per_get', 0):.0f} |")
+    print(f"load average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs")
     print(json.dumps(results))
 
 

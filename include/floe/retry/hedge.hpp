@@ -17,6 +17,7 @@
 // Not thread-safe: both live beside their client, on its executor.
 
 #include <floe/config.hpp>
+#include <floe/retry/size_band.hpp>  // size_band: the key's third part
 
 #include <chrono>
 #include <cstdint>
@@ -31,12 +32,16 @@ struct hedge_params {
   /// Hedged reads on (the default) or off. Off, late_bound still holds.
   bool enabled = true;
   /// The delay's bounds; with too few recent samples the delay is `ceiling`.
-  std::chrono::milliseconds floor{20};
+  std::chrono::milliseconds floor{5};
   std::chrono::milliseconds ceiling{500};
-  /// The percentile of recent times to first byte taken as the delay.
-  double percentile = 0.95;
+  /// The percentile of recent times to first byte taken as the delay: a
+  /// steady store's replies later than it are hedged, so it sets the
+  /// hedges' share of quiet traffic (0.99 of 128: the second slowest, about
+  /// 1.5%), which must leave room in max_ratio for the slow ones hedging is
+  /// for (0.95 hedged 5% of quiet traffic: with 1% held the budget ran dry).
+  double percentile = 0.99;
   /// Samples kept per key, and how many recent ones the percentile needs.
-  unsigned window = 64;
+  unsigned window = 128;
   unsigned min_samples = 16;
   /// Samples older than this are not recent (a quiet spell forgets).
   std::chrono::seconds max_age{120};
@@ -48,10 +53,6 @@ struct hedge_params {
   double max_ratio = 0.05;
   double burst = 5.0;
 };
-
-/// The size band of a request's expected reply: 0 for unknown or under
-/// 64 KiB, then one band per factor 16 (64 KiB.., 1 MiB.., 16 MiB.., ...).
-FLOE_DECL unsigned size_band(std::uint64_t bytes) noexcept;
 
 class ttfb_learner {
  public:

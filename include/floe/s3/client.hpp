@@ -405,7 +405,31 @@ class client {
   FLOE_DECL result<std::string> presign(std::string_view method, std::string_view bucket, std::string_view key,
                                         std::chrono::seconds expires, std::string* warning = nullptr);
 
+  /// Warm-up (http::client::async_warm_up on this client's connections):
+  /// opens connections (TLS done) until `n` idle ones wait for the host
+  /// requests to `bucket` go to (virtual-hosted: the bucket's own host),
+  /// so the first requests find them. Without a bucket: the client's
+  /// endpoint (where every request goes with a custom endpoint and path
+  /// style). Completes with the first failure or none; errc::invalid_argument
+  /// for a bucket name that cannot be addressed. Needs no credentials.
+  template <class Token = boost::asio::deferred_t>
+  auto async_warm_up(std::size_t n, Token&& token = {}) {
+    return async_warm_up(std::string_view(), n, std::forward<Token>(token));
+  }
+  template <class Token = boost::asio::deferred_t>
+  auto async_warm_up(std::string_view bucket, std::size_t n, Token&& token = {}) {
+    return boost::asio::async_initiate<Token, void(error)>(
+        [this](auto handler, std::string b, std::size_t count) {
+          http::detail::spawn<void(error)>(get_executor(), run_warm_up(std::move(b), count), std::move(handler));
+        },
+        token, std::string(bucket), n);
+  }
+
  private:
+  // async_warm_up's body: the endpoint requests to `bucket` go to (empty:
+  // the client's), warmed by the http::client.
+  FLOE_DECL boost::asio::awaitable<error> run_warm_up(std::string bucket, std::size_t n);
+
   friend class list_pager;  // start() and do_list_page()
 
   FLOE_DECL client(executor_type ex, client_config cfg, addressing_config addr,
@@ -496,6 +520,7 @@ class client {
 #if defined(FLOE_HEADER_ONLY)
 #include <floe/s3/impl/client.ipp>
 #include <floe/s3/impl/driver.ipp>
+#include <floe/s3/impl/warm_up.ipp>
 #include <floe/s3/impl/objects.ipp>
 #include <floe/s3/impl/transfers.ipp>
 #include <floe/s3/impl/copy.ipp>

@@ -141,6 +141,11 @@ struct request_spec {
   /// its reply has not come within the delay learned for it, a second
   /// attempt goes out on another connection and the first reply wins.
   bool hedgeable = false;
+  /// The hedgeable read's reply is an object whose size varies (S3's
+  /// GetObject): its hedge delay is learned per size band, the band of a
+  /// ranged read its length's, of a whole object the median of recent
+  /// replies' sizes (retry/size_band.hpp). False (HEAD, List): one band.
+  bool sized_reply = false;
 
   // The driver's scratch for this request, kept here rather than in its
   // coroutine frame (Asio recycles frames only up to ~1 KiB).
@@ -248,7 +253,13 @@ class driver {
                                                         http::request& req, http::response& res, unsigned attempt,
                                                         error& out, http::exchange_facts& xf);
   FLOE_DECL boost::asio::awaitable<int> hedge_after(request_spec& spec, http::request const& req, unsigned attempt,
-                                                    std::chrono::steady_clock::time_point t0);
+                                                    unsigned band, std::chrono::steady_clock::time_point t0);
+  // The size band a hedgeable read is expected in, and the band its reply
+  // was in (learning its size when it is an object's).
+  FLOE_DECL unsigned band_before(request_spec const& spec, http::request const& req,
+                                 std::chrono::steady_clock::time_point now) const;
+  FLOE_DECL unsigned band_after(request_spec const& spec, http::request const& req, http::response const& res,
+                                std::chrono::steady_clock::time_point now);
   FLOE_DECL boost::asio::awaitable<bool> fetch_until(std::chrono::steady_clock::time_point until, credentials::credentials& c,
                                                      error& why);
 
@@ -261,6 +272,7 @@ class driver {
   std::vector<sigv4::header_view> sign_headers_;
   std::uint64_t rng_state_;
   retry::ttfb_learner ttfb_;
+  retry::size_memory sizes_;
   retry::hedge_budget hedge_budget_;
   hedge_stats hedge_stats_;
 };

@@ -63,6 +63,7 @@
 // (never `co_await c.async_call(send_message_params{...})`).
 
 #include <floe/config.hpp>
+#include <floe/http/client.hpp>
 #include <floe/result.hpp>
 #include <floe/service/detail/launch.hpp>
 #include <floe/session/session.hpp>
@@ -146,6 +147,15 @@ class client {
         std::forward<Token>(token));
   }
 
+  /// Warm-up (http::client::async_warm_up on this client's connections):
+  /// opens connections to the endpoint (TLS done) until `n` idle ones
+  /// wait there, so the first requests find them. Completes with the first
+  /// failure or none. Needs no credentials.
+  template <class Token = boost::asio::deferred_t>
+  auto async_warm_up(std::size_t n, Token&& token = {}) {
+    return warm_up_http().async_warm_up(warm_up_endpoint(), n, std::forward<Token>(token));
+  }
+
   // Named forms of the common operations (async_call underneath).
 
   template <class Token = boost::asio::deferred_t>
@@ -184,6 +194,9 @@ class client {
                                                                  std::chrono::milliseconds read_timeout);
   FLOE_DECL std::chrono::milliseconds configured_read_timeout() const noexcept;
   FLOE_DECL void count_operation() noexcept;
+  // The http::client and the endpoint every request goes to.
+  FLOE_DECL http::client& warm_up_http() noexcept;
+  FLOE_DECL http::endpoint const& warm_up_endpoint() const noexcept;
   FLOE_DECL boost::asio::awaitable<result<std::string>> run_queue_url(queue_ref q);
 
   template <class Params>

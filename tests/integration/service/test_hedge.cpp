@@ -1,7 +1,8 @@
 // Hedged reads (service/driver.hpp, retry/hedge.hpp) over real sockets,
 // through the test proxy in front of moto: a GET whose reply is held gets
 // a hedge on another connection, which wins; a write is never hedged, nor
-// a request its service did not mark (SQS, STS); a 503 stops hedging.
+// a request its service did not mark (SQS, STS); a 503 stops hedging; the
+// delay is learned per size band.
 #include "http_support.hpp"
 #include "servers.hpp"
 #include "service_support.hpp"
@@ -27,9 +28,9 @@ namespace {
 
 endpoint proxy() { return floe::test::proxy_endpoint(); }
 
-floe::service::driver_config hedging(floe::http::client_config const& cfg) {
+floe::service::driver_config hedging(floe::http::client_config const& cfg, std::chrono::milliseconds ceiling) {
   floe::service::driver_config dc{cfg.retry, {}, {}};
-  dc.hedge.ceiling = 100ms;  // nothing learned yet: hedge after 100 ms
+  dc.hedge.ceiling = ceiling;  // nothing learned yet: hedge after 100 ms
   return dc;
 }
 
@@ -37,16 +38,18 @@ struct rig {
   asio::io_context io;
   client c;
   floe::service::driver d;
-  explicit rig(floe::http::client_config cfg = floe::test::http_test_config())
-      : c(io.get_executor(), cfg), d(c, s3_like(), nullptr, hedging(cfg)) {}
+  explicit rig(floe::http::client_config cfg = floe::test::http_test_config(),
+               std::chrono::milliseconds ceiling = 100ms)
+      : c(io.get_executor(), cfg), d(c, s3_like(), nullptr, hedging(cfg, ceiling)) {}
 
   floe::error run(std::string method, std::string const& target, response& res, bool hedgeable,
-                  std::string const& body = {}) {
+                  std::string const& body = {}, std::string const& range = {}) {
     auto const ep = proxy();
     auto req = floe::test::bare_request(std::move(method), target);
     req.headers.set("Host", ep.host_header());
     req.headers.set("Authorization", floe::test::dummy_auth);
     if (!body.empty()) req.body = body_source::memory(body);
+    if (!range.empty()) req.headers.set("Range", range);
     floe::service::request_spec spec;
     spec.operation = "Test";
     spec.resource = target;
@@ -55,17 +58,18 @@ struct rig {
     spec.payload_hash = floe::sigv4::unsigned_payload;
     spec.signs = false;
     spec.hedgeable = hedgeable;
+    spec.sized_reply = !range.empty();  // as S3's GetObject: its delay per size band
     auto f = d.async_run(spec, req, res, asio::use_future);
     return floe::test::finish(io, f);
   }
 };
 
-void make_object(std::string const& bucket, std::string const& key) {
+void make_object(std::string const& bucket, std::string const& key, std::string const& body = "hedged bytes") {
   rig r;
   response res;
   auto e = r.run("PUT", "/" + bucket, res, false);
   REQUIRE_MESSAGE(!e.code, e.what());
-  e = r.run("PUT", "/" + bucket + "/" + key, res, false, "hedged bytes");
+  e = r.run("PUT", "/" + bucket + "/" + key, res, false, body);
   REQUIRE_MESSAGE(!e.code, e.what());
 }
 
@@ -158,4 +162,35 @@ TEST_CASE("hedge: a 503 from the store stops hedging") {
   CHECK(res.body == "hedged bytes");
   CHECK(r.d.hedges().sent == 0);  // slow, but the store pushed back
   CHECK(srv.control.rule_counter(slow, "fired") == 1);
+}
+
+TEST_CASE("hedge: the delay is learned per size band: a big ranged read is not held to the small reads' delay") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-band-bucket", "k", std::string(256 << 10, 'b'));
+  rig r(floe::test::http_test_config(), 600ms);  // nothing learned for a band: hedge after 600 ms
+  response res;
+  // Small ranged reads (band 0) teach a delay of their own: their quick times.
+  for (int i = 0; i < 20; ++i) {
+    auto e = r.run("GET", "/hedge-band-bucket/k", res, true, {}, "bytes=0-1023");
+    REQUIRE_MESSAGE(!e.code, e.what());
+    REQUIRE(res.body.size() == 1024);
+  }
+  REQUIRE(r.d.hedges().sent == 0);
+  // A 256 KiB range (band 1) held 300 ms: nothing learned for its band, so
+  // it waits for its own reply — the small reads' delay is not its.
+  int held = srv.control.add_rule(delay_rule("GET", "^/hedge-band-bucket/k$", R"({"nth":[1]})", 300));
+  auto e = r.run("GET", "/hedge-band-bucket/k", res, true, {}, "bytes=0-262143");
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body.size() == 256u << 10);
+  CHECK(srv.control.rule_counter(held, "fired") == 1);
+  CHECK(r.d.hedges().sent == 0);
+  srv.control.delete_rule(held);
+  // The same hold on a small range: hedged after the small reads' delay.
+  held = srv.control.add_rule(delay_rule("GET", "^/hedge-band-bucket/k$", R"({"nth":[1]})", 300));
+  e = r.run("GET", "/hedge-band-bucket/k", res, true, {}, "bytes=0-1023");
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body.size() == 1024);
+  CHECK(r.d.hedges().sent == 1);
+  CHECK(r.d.hedges().won == 1);
 }

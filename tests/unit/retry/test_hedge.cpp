@@ -1,5 +1,6 @@
 // Hedged reads' pure decisions (retry/hedge.hpp) with a fake clock: the
-// delay learned from recent times to first byte, its bounds, the late
+// delay learned from recent times to first byte, its bounds, the share of
+// a steady store's replies it hedges, the late
 // bound, and the token budget that keeps hedges under 5% of requests and
 // stops them under throttling.
 #include <floe/retry/hedge.hpp>
@@ -16,19 +17,63 @@ struct fake_clock {
 };
 }  // namespace
 
-TEST_CASE("hedge delay: too few samples give the ceiling; then the 95th percentile of recent ones") {
+TEST_CASE("hedge delay: too few samples give the ceiling; then the 99th percentile of recent ones") {
   hedge_params p;
   ttfb_learner l(p);
   fake_clock c;
   CHECK(l.delay("h", "GetObject", 0, c.t) == 500ms);
-  for (int i = 0; i < 15; ++i) l.add("h", "GetObject", 0, 8ms, c.t);
+  for (int i = 0; i < 15; ++i) l.add("h", "GetObject", 0, 2ms, c.t);
   CHECK(l.delay("h", "GetObject", 0, c.t) == 500ms);  // 15 < min_samples
-  l.add("h", "GetObject", 0, 8ms, c.t);
-  CHECK(l.delay("h", "GetObject", 0, c.t) == 20ms);  // 8 ms, clamped up to the floor
-  // 100 samples (the window keeps 64): 1..64 ms most recent; p95 of 64 is rank 61.
-  for (int i = 1; i <= 64; ++i) l.add("h", "GetObject", 0, std::chrono::milliseconds(i), c.t);
-  CHECK(l.delay("h", "GetObject", 0, c.t) == 61ms);
-  CHECK(l.recent("h", "GetObject", 0, c.t) == 64);
+  l.add("h", "GetObject", 0, 2ms, c.t);
+  CHECK(l.delay("h", "GetObject", 0, c.t) == 5ms);  // 2 ms, clamped up to the floor
+  // 144 samples (the window keeps 128): 1..128 ms most recent; p99 of 128 is rank 127.
+  for (int i = 1; i <= 128; ++i) l.add("h", "GetObject", 0, std::chrono::milliseconds(i), c.t);
+  CHECK(l.delay("h", "GetObject", 0, c.t) == 127ms);
+  CHECK(l.recent("h", "GetObject", 0, c.t) == 128);
+}
+
+namespace {
+// A steady store's times to first byte: 4 ms plus a long-ish tail (one in
+// ten up to 3x, one in a hundred up to 5x), from a fixed LCG.
+struct steady_store {
+  std::uint64_t x = 32;
+  double next01() {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(x >> 11) / 9007199254740992.0;
+  }
+  std::chrono::nanoseconds draw() {
+    double const u = next01(), v = next01();
+    double ms = 4.0 + v;
+    if (u < 0.10) ms *= 1.0 + 2.0 * v;
+    if (u < 0.01) ms *= 1.0 + 4.0 * v;
+    return std::chrono::nanoseconds(static_cast<std::int64_t>(ms * 1e6));
+  }
+};
+}  // namespace
+
+TEST_CASE("hedge delay: a steady store's replies are hedged well under the budget's 5%, leaving room for slow ones") {
+  hedge_params p;
+  p.floor = 1ms;  // the learned percentile itself, not the floor, decides here
+  ttfb_learner l(p);
+  hedge_budget b(p);
+  fake_clock c;
+  steady_store s;
+  unsigned late = 0, hedged = 0;
+  unsigned const n = 20000;
+  for (unsigned i = 0; i < n; ++i) {
+    b.on_request();
+    auto const t = s.draw();
+    bool const wants = t > l.delay("h", "GetObject", 0, c.t);
+    if (i >= p.min_samples && wants) ++late;
+    if (wants && b.try_hedge()) ++hedged;
+    l.add("h", "GetObject", 0, t, c.t);
+    c.t += 10ms;
+  }
+  // About 1 in 65 (the second slowest of 128 is the delay): under 2.5%,
+  // so 1% held replies on top still fit in the 5% budget.
+  CHECK(late < n * 25 / 1000);
+  CHECK(late > n * 5 / 1000);  // the percentile is a real one: some are later
+  CHECK(hedged == late);  // the budget never ran dry
 }
 
 TEST_CASE("hedge delay: clamped to the ceiling; learned per host, operation and size band") {
@@ -41,12 +86,6 @@ TEST_CASE("hedge delay: clamped to the ceiling; learned per host, operation and 
   CHECK(l.delay("fast", "GetObject", 0, c.t) == 40ms);
   CHECK(l.delay("fast", "HeadObject", 0, c.t) == 500ms);  // nothing learned for HEAD
   CHECK(l.delay("fast", "GetObject", 2, c.t) == 500ms);   // nor for big objects
-  CHECK(size_band(0) == 0);
-  CHECK(size_band(1024) == 0);
-  CHECK(size_band(64 << 10) == 1);
-  CHECK(size_band(1 << 20) == 2);
-  CHECK(size_band(std::uint64_t{1} << 40) == 7);
-  CHECK(size_band(std::uint64_t{1} << 60) == 8);  // the last band
 }
 
 TEST_CASE("hedge delay: samples older than max_age are forgotten") {

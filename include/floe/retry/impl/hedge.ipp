@@ -6,13 +6,7 @@
 
 namespace floe::retry {
 
-FLOE_DECL unsigned size_band(std::uint64_t bytes) noexcept {
-  unsigned band = 0;
-  for (std::uint64_t edge = std::uint64_t{64} << 10; bytes >= edge && band < 8; edge <<= 4) ++band;
-  return band;
-}
-
-std::string ttfb_learner::key_of(std::string_view host, std::string_view operation, unsigned band) {
+FLOE_DECL std::string ttfb_learner::key_of(std::string_view host, std::string_view operation, unsigned band) {
   std::string k;
   k.reserve(host.size() + operation.size() + 4);
   k.append(host).push_back('\n');
@@ -21,7 +15,7 @@ std::string ttfb_learner::key_of(std::string_view host, std::string_view operati
   return k;
 }
 
-ttfb_learner::ring const* ttfb_learner::find(std::string_view host, std::string_view operation, unsigned band) const {
+FLOE_DECL ttfb_learner::ring const* ttfb_learner::find(std::string_view host, std::string_view operation, unsigned band) const {
   auto it = rings_.find(key_of(host, operation, band));
   return it == rings_.end() ? nullptr : &it->second;
 }

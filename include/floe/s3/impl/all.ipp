@@ -14,6 +14,7 @@
 #include <floe/s3/detail/impl/reply_decoding.ipp>
 #include <floe/s3/impl/client.ipp>
 #include <floe/s3/impl/driver.ipp>
+#include <floe/s3/impl/warm_up.ipp>
 #include <floe/s3/impl/objects.ipp>
 #include <floe/s3/impl/transfers.ipp>
 #include <floe/s3/impl/copy.ipp>

@@ -116,6 +116,7 @@ FLOE_DECL bool client::describe_request(detail::op_spec& op, http::request& req,
   spec.may_200_error = op.may_200_error;  // S3: Complete, Copy, DeleteObjects may answer 200 with <Error>
   spec.hooks = &s;
   spec.hedgeable = op.hedgeable;
+  spec.sized_reply = op.hedgeable && op.operation == "GetObject";  // its hedge delay per size band
   spec.deadline = op.deadline;
   spec.budget = op.budget;
   return true;

@@ -78,6 +78,7 @@ FLOE_DECL driver::driver(http::client& http, description d, std::shared_ptr<cred
       cfg_(std::move(cfg)),
       rng_state_(std::random_device{}()),
       ttfb_(cfg_.hedge),
+      sizes_(16, cfg_.hedge.max_age),
       hedge_budget_(cfg_.hedge) {}
 
 FLOE_DECL double driver::draw() {

@@ -39,15 +39,32 @@ FLOE_DECL bool driver::hedge_eligible(request_spec const& spec, http::request co
          req.sink.type() == http::body_sink::kind::memory && req.body.size() == 0;
 }
 
+FLOE_DECL unsigned driver::band_before(request_spec const& spec, http::request const& req,
+                                      std::chrono::steady_clock::time_point now) const {
+  if (!spec.sized_reply || req.method != "GET") return 0;
+  auto const range = req.headers.get("Range");
+  return sizes_.band(spec.ep->host, spec.operation, range.empty() ? std::nullopt : retry::range_length(range), now);
+}
+
+FLOE_DECL unsigned driver::band_after(request_spec const& spec, http::request const& req, http::response const& res,
+                                      std::chrono::steady_clock::time_point now) {
+  if (!spec.sized_reply || req.method != "GET") return 0;
+  // A whole object's size teaches the band of the next whole-object read;
+  // a ranged one's is known before it is sent.
+  if (req.headers.get("Range").empty()) sizes_.add(spec.ep->host, spec.operation, res.body_bytes, now);
+  return retry::size_band(res.body_bytes);
+}
+
 FLOE_DECL boost::asio::awaitable<int> driver::hedge_after(request_spec& spec, http::request const& req,
-                                                          unsigned attempt, std::chrono::steady_clock::time_point t0) {
+                                                          unsigned attempt, unsigned band,
+                                                          std::chrono::steady_clock::time_point t0) {
   namespace asio = boost::asio;
   using steady = std::chrono::steady_clock;
   co_await asio::this_coro::throw_if_cancelled(false);
   auto const& host = spec.ep->host;
   asio::steady_timer t(http_.get_executor());
   if (cfg_.hedge.enabled) {
-    t.expires_at(t0 + ttfb_.delay(host, spec.operation, 0, t0));
+    t.expires_at(t0 + ttfb_.delay(host, spec.operation, band, t0));
     if (!co_await detail::expiry(t)) co_return 0;  // the first attempt ended first
     if (detail::fired(co_await asio::this_coro::cancellation_state)) co_return 0;
     if (hedge_budget_.try_hedge()) {
@@ -76,12 +93,12 @@ FLOE_DECL boost::asio::awaitable<int> driver::hedge_after(request_spec& spec, ht
   }
   // No hedge: a first byte later than the learned bound is cut like a
   // timeout, once the bound is learned.
-  if (ttfb_.recent(host, spec.operation, 0, t0) < cfg_.hedge.min_samples) {
+  if (ttfb_.recent(host, spec.operation, band, t0) < cfg_.hedge.min_samples) {
     t.expires_at(steady::time_point::max());
     (void)co_await detail::expiry(t);
     co_return 0;
   }
-  t.expires_at(t0 + std::max<std::chrono::nanoseconds>(ttfb_.late_bound(host, spec.operation, 0, t0),
+  t.expires_at(t0 + std::max<std::chrono::nanoseconds>(ttfb_.late_bound(host, spec.operation, band, t0),
                                                         cfg_.hedge.late_min));
   co_return co_await detail::expiry(t) ? 2 : 0;
 }
@@ -93,12 +110,16 @@ FLOE_DECL boost::asio::awaitable<int> driver::exchange_hedged(std::chrono::stead
   using namespace boost::asio::experimental::awaitable_operators;
   using steady = std::chrono::steady_clock;
   auto const t0 = steady::now();
+  unsigned const band = band_before(spec, req, t0);
   boost::asio::steady_timer dl(http_.get_executor(), until == steady::time_point{} ? steady::time_point::max() : until);
   auto const r = co_await (detail::guarded_exchange(http_, *spec.ep, req, res, attempt, out, xf) ||
-                           hedge_after(spec, req, attempt, t0) || detail::expiry(dl));
+                           hedge_after(spec, req, attempt, band, t0) || detail::expiry(dl));
   auto const& host = spec.ep->host;
   if (r.index() == 0) {
-    if (!out.code && res.status != 0) ttfb_.add(host, spec.operation, 0, steady::now() - t0, steady::now());
+    if (!out.code && res.status != 0) {
+      auto const now = steady::now();
+      ttfb_.add(host, spec.operation, band_after(spec, req, res, now), now - t0, now);
+    }
     co_return 0;
   }
   if (r.index() == 1) {
@@ -106,7 +127,8 @@ FLOE_DECL boost::asio::awaitable<int> driver::exchange_hedged(std::chrono::stead
     if (how == 1) {
       auto& h = *spec.hedge;
       ++hedge_stats_.won;
-      ttfb_.add(host, spec.operation, 0, steady::now() - h.sent, steady::now());
+      auto const now = steady::now();
+      ttfb_.add(host, spec.operation, band_after(spec, req, h.res, now), now - h.sent, now);
       res = std::move(h.res);
       out = std::move(h.out);
       xf = h.xf;

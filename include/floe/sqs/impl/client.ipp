@@ -61,6 +61,8 @@ FLOE_DECL std::string const& client::endpoint_source() const noexcept { return i
 FLOE_DECL client::statistics const& client::stats() const noexcept { return impl_->stats; }
 FLOE_DECL std::chrono::milliseconds client::configured_read_timeout() const noexcept { return impl_->read_timeout; }
 FLOE_DECL void client::count_operation() noexcept { ++impl_->stats.operations; }
+FLOE_DECL http::client& client::warm_up_http() noexcept { return impl_->http; }
+FLOE_DECL http::endpoint const& client::warm_up_endpoint() const noexcept { return impl_->ep; }
 
 FLOE_DECL result<std::unique_ptr<client>> client::create(executor_type ex, session const& s, client_options opts) {
   auto where = s.endpoint_for(detail::sqs_service.id, opts.endpoint_url);
