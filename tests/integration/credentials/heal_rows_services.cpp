@@ -172,6 +172,9 @@ std::vector<exemption> exemptions() {
       {"async_assume_role_with_web_identity",
        "unsigned: it is the heal's own fetch (every row counts it); its retries are credentials-refreshing's STS "
        "cases"},
+      {"async_warm_up",
+       "opens connections (TCP, TLS) and sends no request: nothing is signed, so there is no 403 to heal "
+       "(S3's and SQS's; service-warm-up checks that the proxy sees no request)"},
   };
 }
 
