@@ -75,6 +75,20 @@ inline std::string bucket_name(std::string const& what) {
   return "floe-" + what + "-" + std::to_string(::getpid()) + "-" + std::to_string(++n);
 }
 
+// n bytes of a xorshift sequence from seed (and offset): the same bytes on
+// every run, different for each seed.
+inline std::string pattern_bytes(std::size_t n, unsigned seed, std::uint32_t offset) {
+  std::string s(n, '\0');
+  std::uint32_t x = seed * 2654435761u + offset;
+  for (auto& c : s) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    c = static_cast<char>(x);
+  }
+  return s;
+}
+
 inline client_config base_config(std::string const& secret) {
   auto& t = s3_target::get();
   client_config cfg;

@@ -27,18 +27,6 @@ std::size_t entries(fs::path const& dir) {
   return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
-std::string pattern(std::size_t n, unsigned seed) {
-  std::string s(n, '\0');
-  std::uint32_t x = seed * 2654435761u + 1;
-  for (auto& c : s) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    c = static_cast<char>(x);
-  }
-  return s;
-}
-
 // The JSON string value of `key` in a one-line JSON object.
 std::string json_value(std::string const& json, std::string const& key) {
   auto at = json.find("\"" + key + "\": \"");
@@ -95,7 +83,7 @@ TEST_CASE("a download of an object carrying a CRC32 or CRC64NVME checksum is ver
   auto c = make_client(io);
   bucket_guard b(io, *c, "crcok");
   temp_dir dir;
-  auto const data = pattern(200000, 1);
+  auto const data = pattern_bytes(200000, 1, 1);
   for (std::string alg : {"CRC32", "CRC64NVME"}) {
     CAPTURE(alg);
     std::string const key = "k-" + alg;
@@ -133,7 +121,7 @@ TEST_CASE("a byte flipped on every GET fails with checksum_mismatch naming both 
   bucket_guard b(io, *c, "crcbad");
   temp_dir dir;
   fs::create_directory(dir.path / "dl");
-  auto const data = pattern(150000, 2);
+  auto const data = pattern_bytes(150000, 2, 1);
   auto const up = put_with_checksum(dir, b.name, "obj", "CRC64NVME", data);
   auto const expected = json_value(up, "checksum");
   REQUIRE(!expected.empty());
@@ -177,7 +165,7 @@ TEST_CASE("a checksum is verified across a resumed download, and a flip in the r
   auto c = make_client(io);
   bucket_guard b(io, *c, "crcresume");
   temp_dir dir;
-  auto const data = pattern(1u << 20, 3);
+  auto const data = pattern_bytes(1u << 20, 3, 1);
   (void)put_with_checksum(dir, b.name, "obj", "CRC32", data);
   auto& ctl = s3_target::get().control;
   auto const path = "^/" + b.name + "/obj$";
@@ -210,7 +198,7 @@ TEST_CASE("an object with no checksum and a plain-MD5 ETag is verified against i
   auto c = make_client(io);
   bucket_guard b(io, *c, "md5");
   temp_dir dir;
-  auto const data = pattern(100000, 4);
+  auto const data = pattern_bytes(100000, 4, 1);
   // Uploaded without a checksum: the ETag is all there is to check.
   floe::s3::put_params none;
   none.checksum_calculation = floe::s3::checksum_calculation::when_required;
@@ -279,7 +267,7 @@ TEST_CASE("validation off (per client, per call, by the environment) lets a flip
   auto on = make_client(io);
   bucket_guard b(io, *on, "crcoff");
   temp_dir dir;
-  auto const data = pattern(50000, 5);
+  auto const data = pattern_bytes(50000, 5, 1);
   (void)put_with_checksum(dir, b.name, "obj", "CRC32", data);
   (void)flip(b.name, "obj", "", 123);
   auto const bad = flipped(data, 123);

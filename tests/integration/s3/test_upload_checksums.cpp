@@ -19,18 +19,6 @@ using floe::checksum::algorithm;
 using floe::s3::checksum_calculation;
 using floe::s3::put_params;
 
-std::string pattern(std::size_t n, unsigned seed) {
-  std::string s(n, '\0');
-  std::uint32_t x = seed * 2654435761u + 7;
-  for (auto& c : s) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    c = static_cast<char>(x);
-  }
-  return s;
-}
-
 std::string write_file(temp_dir const& dir, std::string const& name, std::string const& data) {
   auto const path = dir.file(name);
   std::ofstream out(path, std::ios::binary);
@@ -83,7 +71,7 @@ TEST_CASE("a PUT carries a CRC64NVME checksum by default: memory and file bodies
   bucket_guard b(io, *c, "upsum");
   temp_dir dir;
   int const counted = count_with_header(b.name, "x-amz-sdk-checksum-algorithm");
-  auto const data = pattern(300000, 1);
+  auto const data = pattern_bytes(300000, 1, 7);
   auto const want = floe::checksum::hasher::of(algorithm::crc64nvme, data).base64();
   auto m = put(io, *c, b.name, "mem", data);
   REQUIRE_OK(m);
@@ -103,7 +91,7 @@ TEST_CASE("a caller's stream goes in the aws-chunked trailer form where the stor
   asio::io_context io;
   auto c = make_client(io);
   bucket_guard b(io, *c, "upstream");
-  auto const data = pattern(200000, 5);
+  auto const data = pattern_bytes(200000, 5, 7);
   int const trailers = count_with_header(b.name, "x-amz-trailer");
   auto put_stream = [&](std::string const& key) {
     auto pos = std::make_shared<std::size_t>(0);
@@ -151,7 +139,7 @@ TEST_CASE("the store keeps the checksum a PUT sent, and HeadObject returns it (m
   asio::io_context io;
   auto c = make_client(io);
   bucket_guard b(io, *c, "upkeep");
-  auto const data = pattern(12345, 2);
+  auto const data = pattern_bytes(12345, 2, 7);
   REQUIRE_OK(put(io, *c, b.name, "k", data));
   auto h = head(io, *c, b.name, "k");
   REQUIRE_OK(h);
@@ -177,7 +165,7 @@ TEST_CASE("a byte flipped in a PUT's body in transit is refused by the store and
   auto c = make_client(io);
   bucket_guard b(io, *c, "upflip");
   temp_dir dir;
-  auto const data = pattern(200000, 3);
+  auto const data = pattern_bytes(200000, 3, 7);
   auto& ctl = s3_target::get().control;
   // A file body goes UNSIGNED-PAYLOAD: its x-amz-checksum-crc64nvme finds it (BadDigest).
   int const rule = flip_request(b.name, "file", "PUT", 1, 4321);
@@ -209,7 +197,7 @@ TEST_CASE("with the calculation off (when_required) no checksum goes, and a flip
   auto c = make_client(io, cfg);
   bucket_guard b(io, *c, "upoff");
   temp_dir dir;
-  auto const data = pattern(100000, 4);
+  auto const data = pattern_bytes(100000, 4, 7);
   int const counted = count_with_header(b.name, "x-amz-sdk-checksum-algorithm");
   (void)flip_request(b.name, "file", "PUT", 1, 99);
   auto f = upload(io, *c, b.name, "file", write_file(dir, "f", data));
@@ -256,7 +244,7 @@ TEST_CASE("a multipart upload: a checksum per part, the whole object's combined,
   auto c = make_client(io, multipart_config());
   bucket_guard b(io, *c, "upmp");
   temp_dir dir;
-  auto const data = pattern((11u << 20) + 777, 5);
+  auto const data = pattern_bytes((11u << 20) + 777, 5, 7);
   auto const src = write_file(dir, "src", data);
   auto& ctl = s3_target::get().control;
   int const parts_counted = count_with_header(b.name, "x-amz-checksum-crc64nvme");
@@ -282,7 +270,7 @@ TEST_CASE("a multipart upload's whole-object CRC32 (FULL_OBJECT) and SHA-256 (CO
   auto c = make_client(io, multipart_config());
   bucket_guard b(io, *c, "upmpkeep");
   temp_dir dir;
-  auto const data = pattern((10u << 20) + 5, 6);
+  auto const data = pattern_bytes((10u << 20) + 5, 6, 7);
   auto const src = write_file(dir, "src", data);
   put_params p;
   p.checksum_algorithm = algorithm::crc32;
@@ -322,7 +310,7 @@ TEST_CASE("the proxy refuses a PUT whose checksum header does not match its body
   (void)ctl.add_rule(R"({"match": {"method": "PUT", "path": "^/)" + b.name +
                      R"(/k$"}, "action": {"type": "flip", "where": "request_body", "offset": 300}})");
   temp_dir dir;
-  auto const data = pattern(5000, 7);
+  auto const data = pattern_bytes(5000, 7, 7);
   auto f = upload(io, *c, b.name, "k", write_file(dir, "f", data));
   REQUIRE_FALSE(f.has_value());
   CHECK(f.error().diag.code == "BadDigest");
