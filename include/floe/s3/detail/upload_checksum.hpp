@@ -4,7 +4,7 @@
 // CreateMultipartUpload and CompleteMultipartUpload, the whole object's
 // value from its parts', and the setting's resolution from the
 // environment and the profile. Pure, but for hash_file, which reads a
-// file's bytes in slices on the caller's coroutine.
+// file's bytes on the execution context's blocking worker thread.
 //
 // The header form (x-amz-checksum-<alg> before the body) needs the value
 // before the first byte goes out: a memory body is hashed where it lies, a
@@ -89,9 +89,15 @@ FLOE_DECL std::string hash_file_slice(int fd, std::uint64_t offset, std::uint64_
                                       std::span<char> buf, checksum::hasher& h, std::uint64_t& done);
 
 // The checksum of bytes [offset, offset + length) of the file at `path`,
-// read in slices with a yield to the executor between them (a large file
-// does not hold the executor). invalid_argument naming the file when it
-// cannot be read whole.
+// read here (blocking). invalid_argument naming the file when it cannot be
+// read whole.
+FLOE_DECL result<checksum::digest> hash_file_now(std::string const& path, std::uint64_t offset, std::uint64_t length,
+                                                checksum::algorithm a);
+
+// hash_file_now on the executor's blocking worker (detail/blocking_worker.hpp):
+// the executor keeps sending other requests (the other parts of a
+// multipart upload) while the file is read and hashed, and the caller
+// resumes on its executor.
 FLOE_DECL boost::asio::awaitable<result<checksum::digest>> hash_file(std::string const& path, std::uint64_t offset,
                                                                      std::uint64_t length, checksum::algorithm a);
 

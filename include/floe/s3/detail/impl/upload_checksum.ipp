@@ -5,7 +5,7 @@
 #include <floe/credentials/credentials.hpp>
 #include <floe/s3/detail/verification.hpp>
 
-#include <boost/asio/post.hpp>
+#include <floe/detail/blocking_worker.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -116,26 +116,32 @@ FLOE_DECL std::string hash_file_slice(int fd, std::uint64_t offset, std::uint64_
   return {};
 }
 
-FLOE_DECL boost::asio::awaitable<result<checksum::digest>> hash_file(std::string const& path, std::uint64_t offset,
-                                                                     std::uint64_t length, checksum::algorithm a) {
-  namespace asio = boost::asio;
-  constexpr std::uint64_t slice = 8ull << 20;  // then let other work on the executor run
+FLOE_DECL result<checksum::digest> hash_file_now(std::string const& path, std::uint64_t offset, std::uint64_t length,
+                                                checksum::algorithm a) {
   constexpr std::size_t buffer = 256u << 10;
   checksum::hasher h(a);
   int const fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) co_return error(errc::invalid_argument, "cannot read " + path + ": " + std::strerror(errno));
+  if (fd < 0) return error(errc::invalid_argument, "cannot read " + path + ": " + std::strerror(errno));
   struct closer {
     int fd;
     ~closer() { ::close(fd); }
   } close_it{fd};
   auto buf = std::make_unique<char[]>(buffer);
   std::uint64_t done = 0;
-  while (done < length) {
-    if (done > 0) co_await asio::post(co_await asio::this_coro::executor, asio::use_awaitable);
-    auto why = hash_file_slice(fd, offset, length, slice, std::span<char>(buf.get(), buffer), h, done);
-    if (!why.empty()) co_return error(errc::invalid_argument, "cannot read " + path + " to checksum it: " + why);
-  }
-  co_return h.value();
+  auto why = hash_file_slice(fd, offset, length, length, std::span<char>(buf.get(), buffer), h, done);
+  if (!why.empty()) return error(errc::invalid_argument, "cannot read " + path + " to checksum it: " + why);
+  return h.value();
+}
+
+FLOE_DECL boost::asio::awaitable<result<checksum::digest>> hash_file(std::string const& path, std::uint64_t offset,
+                                                                     std::uint64_t length, checksum::algorithm a) {
+  namespace asio = boost::asio;
+  auto ex = co_await asio::this_coro::executor;
+  // A named job, not a temporary in the co_await's expression: GCC 12
+  // destroys such a temporary twice in a coroutine.
+  auto job = [path, offset, length, a] { return hash_file_now(path, offset, length, a); };
+  auto sum = co_await floe::detail::async_run_blocking<result<checksum::digest>>(ex, std::move(job), asio::use_awaitable);
+  co_return sum;
 }
 
 }  // namespace floe::s3::detail
