@@ -124,16 +124,15 @@ void log_exchange(global_options const& g, http::exchange_view const& v) {
   }
   s += ')';
   // An upload's checksum, and in which form it went (issue 31), after the
-  // time so that the line's start keeps its shape. A store
-  // that refuses the trailer form is served the header form from then on.
+  // time so that the line's start keeps its shape. The CLI sends files and
+  // buffered stdin, always in the header form; the trailer form is a
+  // library caller's stream's (docs/design.md, "Integrity: uploads carry a checksum").
   if (v.request_headers != nullptr) {
     if (auto alg = v.request_headers->get("x-amz-sdk-checksum-algorithm"); !alg.empty()) {
       bool const trailer = !v.request_headers->get("x-amz-trailer").empty();
       s += " checksum ";
       s += alg;
       s += trailer ? " (trailer)" : " (header)";
-      if (trailer && v.status == 501)
-        s += " [the store refuses the aws-chunked trailer form: the checksum goes in a header from now on]";
     }
   }
   debug_line(g, s);

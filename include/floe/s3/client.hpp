@@ -2,20 +2,14 @@
 // s3::client: the S3 operations over floe's HTTP client and SigV4 signer.
 //
 // Every operation is an `async_*` initiating function taking a completion
-// token (default asio::deferred), so `co_await c.async_head_object(b, k)`
-// works, and so do callbacks, futures and as_tuple. Whatever the token,
-// the operation runs on the client's executor. In a coroutine that already
-// runs there (the client's executor or strand),
-// `co_await c.async_head_object(b, k, asio::use_awaitable)` is the cheapest
-// form: the operation runs in the calling coroutine (no coroutine of its
-// own, no completion hop) and shares its cancellation; from a coroutine on
-// another executor it is started on the client's and awaited. Each completes with a
-// `floe::result<T>`: the value, or a floe::error whose code says what kind of
-// failure it was (errc::not_found, errc::precondition_failed, errc::conflict,
-// errc::denied, errc::stale_credentials, errc::unknown_outcome, ...; see
-// the error table in docs/design.md) and whose diagnostics name the
-// operation, the resource, the HTTP status, the store's code and message
-// and the request id.
+// token (default asio::deferred); whatever the token it runs on the
+// client's executor, and `asio::use_awaitable` from a coroutine already
+// there is the cheapest form (docs/async-api.md). Each completes with a
+// `floe::result<T>`: the value, or a floe::error whose code says what kind
+// of failure it was (errc::not_found, precondition_failed, conflict, denied,
+// stale_credentials, unknown_outcome, ...: docs/design.md's error table)
+// and whose diagnostics name the operation, the resource, the HTTP status,
+// the store's code and message and the request id.
 //
 // Every signed request asks the credentials provider. A reply classified as
 // stale credentials (for a refreshable provider, also AccessDenied and a
@@ -24,64 +18,36 @@
 // another region (x-amz-bucket-region on a 301/400) is followed once and the
 // bucket's region remembered.
 //
-// Threading: a client runs on its executor: every operation runs there,
-// whatever the token and whichever thread or executor starts it. On an
-// io_context run by several threads give the client a strand; start
-// operations from any thread or coroutine. Several operations may be in
-// flight at once (they share the connection pool). No threads of its own.
+// Threading, cancellation, lifetimes (docs/async-api.md): a client runs
+// on its executor, whichever thread or executor starts an operation (on an
+// io_context run by several threads, give it a strand); several operations
+// may be in flight at once. Its one thread of its own, per execution
+// context and only for uploads of files with a checksum, is the blocking
+// worker that hashes a file before it is sent (detail/blocking_worker.hpp).
+// Terminal cancellation through the token's slot aborts the request in
+// flight (its connection closed); a cancelled or failed multipart upload is
+// aborted on the store, on a client of its own, so this client need only
+// outlive the operations it started. Arguments are copied into the
+// operation unless said otherwise.
 //
-// Cancellation: terminal cancellation through the token's cancellation slot
-// (for use_awaitable, the calling coroutine's) aborts the request in flight
-// (its connection is closed). A multipart upload that is cancelled or fails
-// is aborted on the store.
-//
-// Lifetimes: the client must outlive every operation it started. Arguments
-// are copied into the operation unless said otherwise. The one piece of
-// work that outlives its operation, the abort of a failed or cancelled
-// multipart upload, runs on a client of its own made from this one's
-// configuration, so the client may be destroyed as soon as the upload
-// returns.
-//
-// Integrity: every GetObject of a whole object (async_get_object,
-// async_download, async_get_object_to) sends x-amz-checksum-mode: ENABLED
-// and checks the bytes delivered, in order and across resumed ranges,
-// against the object's full-object checksum (x-amz-checksum-crc32 |
-// crc32c | crc64nvme | sha1 | sha256 with x-amz-checksum-type absent or
-// FULL_OBJECT), or, when the store gives none (Swift), against an ETag that
-// is a plain MD5 (32 hex digits, no "-N") when the reply names neither
-// SSE-KMS nor SSE-C. A composite value ("<base64>-N": a multipart object's
-// checksum of its parts' checksums) is not a checksum of the bytes and is
-// skipped, as is a ranged GET (get_params::range). A mismatch is
-// errc::checksum_mismatch naming the algorithm, the expected and the
-// computed value; where no byte reached the caller yet (memory, a
-// download's temporary file) the GET is first tried once more from the
-// start. client_config::response_checksum_validation (AWS_RESPONSE_
-// CHECKSUM_VALIDATION, the profile's response_checksum_validation) and
-// get_params::checksum_validation turn it off (when_required).
-//
-// Every upload carries a checksum (CRC64NVME unless put_params::
-// checksum_algorithm or client_config::checksum_algorithm names another;
-// request_checksum_calculation = when_required sends none unless one is
-// named). A file or stream PutObject goes aws-chunked with the value in a
-// trailer computed as the bytes are read (STREAMING-UNSIGNED-PAYLOAD-
-// TRAILER); a store that refuses that form (a 501, a 400 naming the content
-// hash or the encoding) is remembered in the session's quirks and served the
-// header form (x-amz-checksum-<alg> before the body: a memory body hashed
-// where it lies, a file in a first pass; a caller's stream goes without).
-// Each UploadPart carries its part's value and CompleteMultipartUpload the
-// whole object's (FULL_OBJECT for the CRCs, combined locally; COMPOSITE for
-// SHA-1 and SHA-256). A body refused as BadDigest or
-// XAmzContentSHA256Mismatch (changed in transit) is sent again.
-// HeadObject asks x-amz-checksum-mode and returns what the store keeps in
+// Integrity (docs/design.md, "Checksums"): a GetObject of a whole object
+// asks x-amz-checksum-mode: ENABLED and checks the bytes delivered, across
+// resumed ranges too, against the object's full-object checksum, or a plain
+// MD5 ETag where the store gives none; a mismatch is errc::checksum_mismatch
+// (the GET tried once more first where no byte reached the caller). Every
+// upload carries a checksum (CRC64NVME unless put_params or client_config
+// names another; when_required sends none unless one is named): memory and
+// file bodies, and each part, in the header form (a file hashed in a first
+// pass on the blocking worker thread, see Threading), a caller's stream in
+// the aws-chunked trailer form unless the store refuses it; Complete
+// carries the whole object's (FULL_OBJECT CRC combined locally, or
+// COMPOSITE). A body refused as BadDigest or XAmzContentSHA256Mismatch is
+// sent again. HeadObject returns what the store keeps in
 // object_info::checksums.
 //
-// GCC 12: do not pass a class-type temporary (`put_params{}`,
-// `std::string("k")`, `http::body_source::memory(x)`) inside a co_await
-// expression; bind it to a named variable first. GCC 12 relocates such
-// temporaries into the coroutine frame byte by byte, which corrupts any
-// std::string inside them (clang and later GCC do not). For that reason no
-// async_* function has a class-type default argument: the overloads without
-// the params argument build the default inside the call instead.
+// GCC 12: bind a class-type temporary (`put_params{}`, `std::string("k")`)
+// to a named variable before a co_await expression (docs/async-api.md); no
+// async_* function has a class-type default argument for that reason.
 //
 // The client's configuration is s3/client_config.hpp; what its operations
 // take and give, s3/params.hpp (both included here).
