@@ -23,7 +23,8 @@ Extra requests: what the proxy forwarded beyond N (and the peers' one
 warm-up GET), as a share of N (a first rule that never fires counts every
 request: its `matched`); blackholed requests are not forwarded, so not
 counted.
-FLOE_TAIL_TOOLS=floe,boto3 runs only those tools. bench_tail names its GETs
+FLOE_TAIL_TOOLS=floe,boto3 runs only those tools, FLOE_TAIL_ROWS=quiet,held
+only the rows whose name contains one of those words. bench_tail names its GETs
 slower than 250 ms on stderr.
 Loopback only; credentials are dummies (moto checks none).
 """
@@ -93,7 +94,10 @@ def main(argv):
             s3.create_bucket(Bucket=BUCKET)
             s3.put_object(Bucket=BUCKET, Key=KEY, Body=bytes((97 + i % 26) for i in range(1024)))
             only = [t for t in os.environ.get("FLOE_TAIL_TOOLS", "").split(",") if t]
+            rows = [w for w in os.environ.get("FLOE_TAIL_ROWS", "").split(",") if w]
             for row, rule, modes, peers in ROWS:
+                if rows and not any(w in row for w in rows):
+                    continue
                 for tool, cmd in tools(build, info["port"], n, peers):
                     if only and tool not in only:
                         continue
