@@ -30,7 +30,8 @@ endpoint proxy() { return floe::test::proxy_endpoint(); }
 
 floe::service::driver_config hedging(floe::http::client_config const& cfg, std::chrono::milliseconds ceiling) {
   floe::service::driver_config dc{cfg.retry, {}, {}};
-  dc.hedge.ceiling = ceiling;  // nothing learned yet: hedge after 100 ms
+  dc.hedge.ceiling = ceiling;  // nothing learned yet: hedge after the ceiling (100 ms unless told)
+  dc.hedge.cold_start = ceiling;
   return dc;
 }
 
@@ -126,6 +127,27 @@ TEST_CASE("hedge: a GET whose reply is held gets a hedge after the delay; the he
   e = r.run("GET", "/hedge-held-bucket/k", quick, true);
   REQUIRE_MESSAGE(!e.code, e.what());
   CHECK(r.d.hedges().sent == 1);
+}
+
+TEST_CASE("hedge: in the cold start a held GET is hedged at a multiple of the replies so far, not the ceiling") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-cold-bucket", "k");
+  rig r(floe::test::http_test_config(), 10s);  // ceiling and start value 10 s
+  response res;
+  auto e = r.run("GET", "/hedge-cold-bucket/k", res, true);  // one quick reply: the learner has one sample
+  REQUIRE_MESSAGE(!e.code, e.what());
+  REQUIRE(r.d.hedges().sent == 0);
+  int const held = srv.control.add_rule(delay_rule("GET", "^/hedge-cold-bucket/k$", R"({"nth":[1]})", 5000));
+  auto const t0 = std::chrono::steady_clock::now();
+  e = r.run("GET", "/hedge-cold-bucket/k", res, true);
+  auto const took = std::chrono::steady_clock::now() - t0;
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body == "hedged bytes");
+  CHECK(srv.control.rule_counter(held, "fired") == 1);
+  CHECK(r.d.hedges().sent == 1);  // hedged at 3 x the one reply's time, not at 10 s
+  CHECK(r.d.hedges().won == 1);
+  CHECK(took < 5s);
 }
 
 TEST_CASE("hedge: a write is never hedged, nor a request its service did not mark hedgeable (SQS, STS)") {

@@ -17,19 +17,51 @@ struct fake_clock {
 };
 }  // namespace
 
-TEST_CASE("hedge delay: too few samples give the ceiling; then the 99th percentile of recent ones") {
+TEST_CASE("hedge delay: a cold start hedges at 3x the slowest reply so far; then the 99th percentile of recent ones") {
   hedge_params p;
   ttfb_learner l(p);
   fake_clock c;
-  CHECK(l.delay("h", "GetObject", 0, c.t) == 500ms);
-  for (int i = 0; i < 15; ++i) l.add("h", "GetObject", 0, 2ms, c.t);
-  CHECK(l.delay("h", "GetObject", 0, c.t) == 500ms);  // 15 < min_samples
+  CHECK(l.delay("h", "GetObject", 0, c.t) == 100ms);  // nothing known: the start value
+  l.add("h", "GetObject", 0, 4ms, c.t);
+  CHECK(l.delay("h", "GetObject", 0, c.t) == 12ms);  // 3 x 4 ms, not the ceiling
+  l.add("h", "GetObject", 0, 6ms, c.t);
+  for (int i = 0; i < 13; ++i) l.add("h", "GetObject", 0, 2ms, c.t);
+  CHECK(l.delay("h", "GetObject", 0, c.t) == 18ms);  // 15 < min_samples: 3 x the slowest, 6 ms
   l.add("h", "GetObject", 0, 2ms, c.t);
-  CHECK(l.delay("h", "GetObject", 0, c.t) == 5ms);  // 2 ms, clamped up to the floor
+  CHECK(l.delay("h", "GetObject", 0, c.t) == 6ms);  // 16 known: the percentile (rank 16 of 16)
   // 144 samples (the window keeps 128): 1..128 ms most recent; p99 of 128 is rank 127.
   for (int i = 1; i <= 128; ++i) l.add("h", "GetObject", 0, std::chrono::milliseconds(i), c.t);
   CHECK(l.delay("h", "GetObject", 0, c.t) == 127ms);
   CHECK(l.recent("h", "GetObject", 0, c.t) == 128);
+}
+
+TEST_CASE("hedge delay: a cold start stays within the floor and the ceiling") {
+  hedge_params p;
+  ttfb_learner l(p);
+  fake_clock c;
+  l.add("fast", "GetObject", 0, 1ms, c.t);
+  CHECK(l.delay("fast", "GetObject", 0, c.t) == 5ms);  // 3 ms, up to the floor
+  l.add("slow", "GetObject", 0, 400ms, c.t);
+  CHECK(l.delay("slow", "GetObject", 0, c.t) == 500ms);  // 1.2 s, down to the ceiling
+  l.add("held", "GetObject", 0, std::chrono::hours(24 * 365 * 100), c.t);  // no overflow
+  CHECK(l.delay("held", "GetObject", 0, c.t) == 500ms);
+  p.cold_start = 2s;  // the start value is bounded too
+  CHECK(l.delay("new", "GetObject", 0, c.t) == 500ms);
+  p.cold_start = 1ms;
+  CHECK(l.delay("new", "GetObject", 0, c.t) == 5ms);
+}
+
+TEST_CASE("hedge delay: a reply held among the first few is hedged soon after the others came") {
+  // Issue 32's tail bench: 1% of first bytes held 2 s; two were among the
+  // first 16 GETs, hedged at the 500 ms ceiling before the cold start.
+  hedge_params p;
+  ttfb_learner l(p);
+  fake_clock c;
+  steady::duration const ttfbs[] = {9ms, 3ms, 4ms, 3ms, 5ms, 3ms, 4ms, 3ms, 3ms, 6ms, 3ms, 4ms, 3ms};
+  for (auto t : ttfbs) l.add("h", "GetObject", 0, t, c.t);
+  auto const d = l.delay("h", "GetObject", 0, c.t);
+  CHECK(d == 27ms);
+  CHECK(d < 2000ms / 20);  // well under 1/20 of the hold
 }
 
 namespace {
@@ -84,8 +116,8 @@ TEST_CASE("hedge delay: clamped to the ceiling; learned per host, operation and 
   CHECK(l.delay("slow", "GetObject", 0, c.t) == 500ms);
   for (int i = 0; i < 20; ++i) l.add("fast", "GetObject", 0, 40ms, c.t);
   CHECK(l.delay("fast", "GetObject", 0, c.t) == 40ms);
-  CHECK(l.delay("fast", "HeadObject", 0, c.t) == 500ms);  // nothing learned for HEAD
-  CHECK(l.delay("fast", "GetObject", 2, c.t) == 500ms);   // nor for big objects
+  CHECK(l.delay("fast", "HeadObject", 0, c.t) == 100ms);  // nothing learned for HEAD: the start value
+  CHECK(l.delay("fast", "GetObject", 2, c.t) == 100ms);   // nor for big objects
 }
 
 TEST_CASE("hedge delay: samples older than max_age are forgotten") {
@@ -96,14 +128,14 @@ TEST_CASE("hedge delay: samples older than max_age are forgotten") {
   CHECK(l.delay("h", "ListObjectsV2", 0, c.t) == 30ms);
   c.t += 121s;
   CHECK(l.recent("h", "ListObjectsV2", 0, c.t) == 0);
-  CHECK(l.delay("h", "ListObjectsV2", 0, c.t) == 500ms);
+  CHECK(l.delay("h", "ListObjectsV2", 0, c.t) == 100ms);  // cold again: the start value
 }
 
 TEST_CASE("late bound: the delay times late_factor, learned or not") {
   hedge_params p;
   ttfb_learner l(p);
   fake_clock c;
-  CHECK(l.late_bound("h", "GetObject", 0, c.t) == 2s);
+  CHECK(l.late_bound("h", "GetObject", 0, c.t) == 400ms);  // 4 x the start value (driver: only once learned)
   for (int i = 0; i < 20; ++i) l.add("h", "GetObject", 0, 50ms, c.t);
   CHECK(l.late_bound("h", "GetObject", 0, c.t) == 200ms);
   p.late_factor = 0.5;  // never below the delay itself
