@@ -37,9 +37,11 @@ struct hedge_params {
   std::chrono::milliseconds ceiling{500};
   /// The cold start: with fewer than min_samples recent replies the delay
   /// is cold_factor x the slowest of them (a held reply among the first
-  /// few is hedged soon, not at the ceiling), and with none, cold_start.
+  /// few is hedged soon, not at the ceiling), and with none, cold_start: a
+  /// key's first request, whose time includes connecting (TCP, TLS), is
+  /// not hedged before it could have come.
   double cold_factor = 3.0;
-  std::chrono::milliseconds cold_start{100};
+  std::chrono::milliseconds cold_start{500};
   /// The percentile of recent times to first byte taken as the delay: a
   /// steady store's replies later than it are hedged, so it sets the
   /// hedges' share of quiet traffic (0.99 of 128: the second slowest, about

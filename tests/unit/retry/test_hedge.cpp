@@ -17,11 +17,11 @@ struct fake_clock {
 };
 }  // namespace
 
-TEST_CASE("hedge delay: a cold start hedges at 3x the slowest reply so far; then the 99th percentile of recent ones") {
+TEST_CASE("hedge delay: a cold start hedges at 3x the slowest reply so far, not the ceiling; then the 99th percentile of recent ones") {
   hedge_params p;
   ttfb_learner l(p);
   fake_clock c;
-  CHECK(l.delay("h", "GetObject", 0, c.t) == 100ms);  // nothing known: the start value
+  CHECK(l.delay("h", "GetObject", 0, c.t) == 500ms);  // nothing known: the start value
   l.add("h", "GetObject", 0, 4ms, c.t);
   CHECK(l.delay("h", "GetObject", 0, c.t) == 12ms);  // 3 x 4 ms, not the ceiling
   l.add("h", "GetObject", 0, 6ms, c.t);
@@ -45,10 +45,12 @@ TEST_CASE("hedge delay: a cold start stays within the floor and the ceiling") {
   CHECK(l.delay("slow", "GetObject", 0, c.t) == 500ms);  // 1.2 s, down to the ceiling
   l.add("held", "GetObject", 0, std::chrono::hours(24 * 365 * 100), c.t);  // no overflow
   CHECK(l.delay("held", "GetObject", 0, c.t) == 500ms);
-  p.cold_start = 2s;  // the start value is bounded too
+  p.cold_start = 2s;  // the start value is bounded too (the ceiling by default)
   CHECK(l.delay("new", "GetObject", 0, c.t) == 500ms);
   p.cold_start = 1ms;
   CHECK(l.delay("new", "GetObject", 0, c.t) == 5ms);
+  p.cold_start = 80ms;
+  CHECK(l.delay("new", "GetObject", 0, c.t) == 80ms);
 }
 
 TEST_CASE("hedge delay: a reply held among the first few is hedged soon after the others came") {
@@ -116,8 +118,8 @@ TEST_CASE("hedge delay: clamped to the ceiling; learned per host, operation and 
   CHECK(l.delay("slow", "GetObject", 0, c.t) == 500ms);
   for (int i = 0; i < 20; ++i) l.add("fast", "GetObject", 0, 40ms, c.t);
   CHECK(l.delay("fast", "GetObject", 0, c.t) == 40ms);
-  CHECK(l.delay("fast", "HeadObject", 0, c.t) == 100ms);  // nothing learned for HEAD: the start value
-  CHECK(l.delay("fast", "GetObject", 2, c.t) == 100ms);   // nor for big objects
+  CHECK(l.delay("fast", "HeadObject", 0, c.t) == 500ms);  // nothing learned for HEAD: the start value
+  CHECK(l.delay("fast", "GetObject", 2, c.t) == 500ms);   // nor for big objects
 }
 
 TEST_CASE("hedge delay: samples older than max_age are forgotten") {
@@ -128,14 +130,14 @@ TEST_CASE("hedge delay: samples older than max_age are forgotten") {
   CHECK(l.delay("h", "ListObjectsV2", 0, c.t) == 30ms);
   c.t += 121s;
   CHECK(l.recent("h", "ListObjectsV2", 0, c.t) == 0);
-  CHECK(l.delay("h", "ListObjectsV2", 0, c.t) == 100ms);  // cold again: the start value
+  CHECK(l.delay("h", "ListObjectsV2", 0, c.t) == 500ms);  // cold again: the start value
 }
 
 TEST_CASE("late bound: the delay times late_factor, learned or not") {
   hedge_params p;
   ttfb_learner l(p);
   fake_clock c;
-  CHECK(l.late_bound("h", "GetObject", 0, c.t) == 400ms);  // 4 x the start value (driver: only once learned)
+  CHECK(l.late_bound("h", "GetObject", 0, c.t) == 2s);  // 4 x the start value (the driver cuts only once learned)
   for (int i = 0; i < 20; ++i) l.add("h", "GetObject", 0, 50ms, c.t);
   CHECK(l.late_bound("h", "GetObject", 0, c.t) == 200ms);
   p.late_factor = 0.5;  // never below the delay itself
