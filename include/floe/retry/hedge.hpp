@@ -40,7 +40,7 @@ struct hedge_params {
   /// few is hedged soon, not at the ceiling), and with none, cold_start: a
   /// key's first request, whose time includes connecting (TCP, TLS), is
   /// not hedged before it could have come.
-  double cold_factor = 3.0;
+  double cold_factor = 2.0;
   std::chrono::milliseconds cold_start{500};
   /// The percentile of recent times to first byte taken as the delay: a
   /// steady store's replies later than it are hedged, so it sets the
