@@ -57,9 +57,14 @@ struct hedge_params {
   double late_factor = 4.0;
   /// ...and never sooner than this after the request was sent.
   std::chrono::milliseconds late_min{1000};
-  /// The token bucket: hedges per request at most, and the burst allowed.
+  /// The token bucket: hedges per request at most, and the burst allowed:
+  /// a slow spell hedges several replies in a row (with 5, the tail bench
+  /// ran dry in one and cut a held reply at late_min instead).
   double max_ratio = 0.05;
-  double burst = 5.0;
+  double burst = 10.0;
+  /// Tokens owed after a throttling or 503 reply: no hedge for
+  /// (throttle_debt + 1) / max_ratio requests.
+  double throttle_debt = 5.0;
 };
 
 class ttfb_learner {
@@ -114,9 +119,10 @@ class hedge_budget {
     tokens_ -= 1.0;
     return true;
   }
-  /// A throttling or 503 reply: the bucket empties and owes `burst` more,
-  /// so hedging stops for burst / max_ratio requests after the last one.
-  void on_throttled() noexcept { tokens_ = -p_->burst; }
+  /// A throttling or 503 reply: the bucket empties and owes
+  /// `throttle_debt`, so hedging stops for (debt + 1) / max_ratio requests
+  /// after the last one.
+  void on_throttled() noexcept { tokens_ = -p_->throttle_debt; }
   double tokens() const noexcept { return tokens_; }
 
  private:
