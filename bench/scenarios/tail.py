@@ -11,6 +11,8 @@ four addresses accepting connections and never answering (the proxy listens
 on 127.0.0.1-4, `--addresses`; 127.0.0.3 in `blackhole` mode).
 
 floe runs with the library's defaults (hedged reads on): bench/s3/bench_tail,
+and again with hedged reads off (FLOE_TAIL_HEDGE=off, the row "floe-no-hedge":
+what the defaults cost against the same library without hedging),
 its endpoint's name `localhost` resolving to the four addresses in every row
 (`resolve_overrides`; quiet and held rows have all four serving). boto3 with
 its own defaults but path style (bench/peers/boto3_bench.py tail), and the JS
@@ -23,7 +25,8 @@ Extra requests: what the proxy forwarded beyond N (and the peers' one
 warm-up GET), as a share of N (a first rule that never fires counts every
 request: its `matched`); blackholed requests are not forwarded, so not
 counted.
-FLOE_TAIL_TOOLS=floe,boto3 runs only those tools. bench_tail names its GETs
+FLOE_TAIL_TOOLS=floe,boto3 runs only those tools, FLOE_TAIL_ROWS=quiet,held
+only the rows whose name contains one of those words. bench_tail names its GETs
 slower than 250 ms on stderr.
 Loopback only; credentials are dummies (moto checks none).
 """
@@ -63,15 +66,19 @@ def control(base, method, path, body=None):
 
 
 def tools(build, port, n, peers):
-    yield "floe", [os.path.join(build, "bench/s3/bench_tail"), f"http://localhost:{port}", BUCKET, KEY, str(n),
-                   ",".join(ADDRESSES)]
+    """(tool, command, extra environment) for one row."""
+    floe = [os.path.join(build, "bench/s3/bench_tail"), f"http://localhost:{port}", BUCKET, KEY, str(n),
+            ",".join(ADDRESSES)]
+    yield "floe", floe, {}
+    yield "floe-no-hedge", floe, {"FLOE_TAIL_HEDGE": "off"}
     if not peers:
         return
     endpoint = f"http://127.0.0.1:{port}"
     yield "boto3", [sys.executable, os.path.join(REPO, "bench/peers/boto3_bench.py"), "tail", endpoint, BUCKET, KEY,
-                    str(n)]
+                    str(n)], {}
     if os.environ.get("FLOE_BENCH_NPM"):  # the SDK bench/run installs there
-        yield "js-sdk-v3", ["node", os.path.join(REPO, "bench/peers/js_bench.cjs"), "tail", endpoint, BUCKET, KEY, str(n)]
+        yield "js-sdk-v3", ["node", os.path.join(REPO, "bench/peers/js_bench.cjs"), "tail", endpoint, BUCKET, KEY,
+                            str(n)], {}
 
 
 def main(argv):
@@ -93,8 +100,11 @@ def main(argv):
             s3.create_bucket(Bucket=BUCKET)
             s3.put_object(Bucket=BUCKET, Key=KEY, Body=bytes((97 + i % 26) for i in range(1024)))
             only = [t for t in os.environ.get("FLOE_TAIL_TOOLS", "").split(",") if t]
+            rows = [w for w in os.environ.get("FLOE_TAIL_ROWS", "").split(",") if w]
             for row, rule, modes, peers in ROWS:
-                for tool, cmd in tools(build, info["port"], n, peers):
+                if rows and not any(w in row for w in rows):
+                    continue
+                for tool, cmd, extra in tools(build, info["port"], n, peers):
                     if only and tool not in only:
                         continue
                     control(ctl, "POST", "/reset")
@@ -104,7 +114,7 @@ def main(argv):
                                                              "action": {"type": "delay", "ms": 0}})["id"]
                     if rule:
                         control(ctl, "POST", "/rules", rule)
-                    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+                    out = subprocess.run(cmd, env=dict(env, **extra), capture_output=True, text=True, check=False)
                     if out.returncode != 0:
                         results.append({"row": row, "tool": tool, "error": out.stderr.strip()[-300:]})
                         continue
@@ -112,7 +122,7 @@ def main(argv):
                     for line in out.stderr.splitlines():  # bench_tail names its slow GETs
                         print(f"{row}: {line}", file=sys.stderr)
                     seen = next(r for r in control(ctl, "GET", "/rules") if r["id"] == counter)["matched"]
-                    warm = 0 if tool == "floe" else 1  # the peers' warm-up GET
+                    warm = 0 if tool.startswith("floe") else 1  # the peers' warm-up GET
                     fig["extra_requests_pct"] = 100.0 * (seen - n - warm) / n
                     results.append({"row": row, "tool": tool, **fig})
         finally:

@@ -6,9 +6,10 @@
 //
 // - ttfb_learner: per (host, operation, size band) a small window of recent
 //   times to first byte; the hedge delay is a high percentile of it,
-//   clamped to [floor, ceiling]. Too few recent samples: the ceiling. A
-//   first byte later than the delay x late_factor is retried like a
-//   timeout, hedging on or off (late_bound).
+//   clamped to [floor, ceiling]. Too few recent samples (a cold start): a
+//   multiple of the slowest of them, or a start value with none, in the
+//   same bounds. A first byte later than the delay x late_factor is retried
+//   like a timeout, hedging on or off (late_bound).
 // - hedge_budget: a token bucket (as gRPC's hedging throttle). Every request
 //   deposits max_ratio of a token, a hedge takes one: hedges stay under
 //   max_ratio of requests beyond a small burst. A throttling or 503 reply
@@ -31,9 +32,16 @@ namespace floe::retry {
 struct hedge_params {
   /// Hedged reads on (the default) or off. Off, late_bound still holds.
   bool enabled = true;
-  /// The delay's bounds; with too few recent samples the delay is `ceiling`.
+  /// The delay's bounds, learned or cold.
   std::chrono::milliseconds floor{5};
   std::chrono::milliseconds ceiling{500};
+  /// The cold start: with fewer than min_samples recent replies the delay
+  /// is cold_factor x the slowest of them (a held reply among the first
+  /// few is hedged soon, not at the ceiling), and with none, cold_start: a
+  /// key's first request, whose time includes connecting (TCP, TLS), is
+  /// not hedged before it could have come.
+  double cold_factor = 2.0;
+  std::chrono::milliseconds cold_start{500};
   /// The percentile of recent times to first byte taken as the delay: a
   /// steady store's replies later than it are hedged, so it sets the
   /// hedges' share of quiet traffic (0.99 of 128: the second slowest, about
@@ -49,9 +57,14 @@ struct hedge_params {
   double late_factor = 4.0;
   /// ...and never sooner than this after the request was sent.
   std::chrono::milliseconds late_min{1000};
-  /// The token bucket: hedges per request at most, and the burst allowed.
+  /// The token bucket: hedges per request at most, and the burst allowed:
+  /// a slow spell hedges several replies in a row (with 5, the tail bench
+  /// ran dry in one and cut a held reply at late_min instead).
   double max_ratio = 0.05;
-  double burst = 5.0;
+  double burst = 10.0;
+  /// Tokens owed after a throttling or 503 reply: no hedge for
+  /// (throttle_debt + 1) / max_ratio requests.
+  double throttle_debt = 5.0;
 };
 
 class ttfb_learner {
@@ -106,9 +119,10 @@ class hedge_budget {
     tokens_ -= 1.0;
     return true;
   }
-  /// A throttling or 503 reply: the bucket empties and owes `burst` more,
-  /// so hedging stops for burst / max_ratio requests after the last one.
-  void on_throttled() noexcept { tokens_ = -p_->burst; }
+  /// A throttling or 503 reply: the bucket empties and owes
+  /// `throttle_debt`, so hedging stops for (debt + 1) / max_ratio requests
+  /// after the last one.
+  void on_throttled() noexcept { tokens_ = -p_->throttle_debt; }
   double tokens() const noexcept { return tokens_; }
 
  private:

@@ -28,9 +28,12 @@ namespace {
 
 endpoint proxy() { return floe::test::proxy_endpoint(); }
 
-floe::service::driver_config hedging(floe::http::client_config const& cfg, std::chrono::milliseconds ceiling) {
+floe::service::driver_config hedging(floe::http::client_config const& cfg, std::chrono::milliseconds ceiling,
+                                     std::chrono::milliseconds floor) {
   floe::service::driver_config dc{cfg.retry, {}, {}};
-  dc.hedge.ceiling = ceiling;  // nothing learned yet: hedge after 100 ms
+  dc.hedge.floor = floor;
+  dc.hedge.ceiling = ceiling;  // nothing learned yet: hedge after the ceiling (100 ms unless told)
+  dc.hedge.cold_start = ceiling;
   return dc;
 }
 
@@ -39,8 +42,8 @@ struct rig {
   client c;
   floe::service::driver d;
   explicit rig(floe::http::client_config cfg = floe::test::http_test_config(),
-               std::chrono::milliseconds ceiling = 100ms)
-      : c(io.get_executor(), cfg), d(c, s3_like(), nullptr, hedging(cfg, ceiling)) {}
+               std::chrono::milliseconds ceiling = 100ms, std::chrono::milliseconds floor = 5ms)
+      : c(io.get_executor(), cfg), d(c, s3_like(), nullptr, hedging(cfg, ceiling, floor)) {}
 
   floe::error run(std::string method, std::string const& target, response& res, bool hedgeable,
                   std::string const& body = {}, std::string const& range = {}) {
@@ -128,6 +131,27 @@ TEST_CASE("hedge: a GET whose reply is held gets a hedge after the delay; the he
   CHECK(r.d.hedges().sent == 1);
 }
 
+TEST_CASE("hedge: in the cold start a held GET is hedged at a multiple of the replies so far, not the ceiling") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-cold-bucket", "k");
+  rig r(floe::test::http_test_config(), 10s);  // ceiling and start value 10 s
+  response res;
+  auto e = r.run("GET", "/hedge-cold-bucket/k", res, true);  // one quick reply: the learner has one sample
+  REQUIRE_MESSAGE(!e.code, e.what());
+  REQUIRE(r.d.hedges().sent == 0);
+  int const held = srv.control.add_rule(delay_rule("GET", "^/hedge-cold-bucket/k$", R"({"nth":[1]})", 5000));
+  auto const t0 = std::chrono::steady_clock::now();
+  e = r.run("GET", "/hedge-cold-bucket/k", res, true);
+  auto const took = std::chrono::steady_clock::now() - t0;
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body == "hedged bytes");
+  CHECK(srv.control.rule_counter(held, "fired") == 1);
+  CHECK(r.d.hedges().sent == 1);  // hedged at 2 x the one reply's time, not at 10 s
+  CHECK(r.d.hedges().won == 1);
+  CHECK(took < 5s);
+}
+
 TEST_CASE("hedge: a write is never hedged, nor a request its service did not mark hedgeable (SQS, STS)") {
   auto& srv = servers::get();
   srv.control.reset();
@@ -168,7 +192,9 @@ TEST_CASE("hedge: the delay is learned per size band: a big ranged read is not h
   auto& srv = servers::get();
   srv.control.reset();
   make_object("hedge-band-bucket", "k", std::string(256 << 10, 'b'));
-  rig r(floe::test::http_test_config(), 600ms);  // nothing learned for a band: hedge after 600 ms
+  // Nothing learned for a band: hedge after 600 ms; learned, never before
+  // 100 ms (a quick read slowed by a loaded machine is not hedged here).
+  rig r(floe::test::http_test_config(), 600ms, 100ms);
   response res;
   // Small ranged reads (band 0) teach a delay of their own: their quick times.
   for (int i = 0; i < 20; ++i) {

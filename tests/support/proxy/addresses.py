@@ -52,8 +52,12 @@ class Addresses:
     @staticmethod
     def _socket(address, port):
         # Bound and listening at once: a connection made right after a mode
-        # change back to `serve` is queued, not refused.
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # change back to `serve` is queued, not refused. The protocol named:
+        # asyncio sets TCP_NODELAY only on sockets whose proto is TCP, and an
+        # accepted socket inherits it from its listener. With proto 0 the
+        # proxy's reply head and body (two writes) met Nagle and the client's
+        # delayed ACK: 40 ms per GET on these addresses only.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((address, port))

@@ -44,12 +44,20 @@ FLOE_DECL ttfb_learner::duration ttfb_learner::delay(std::string_view host, std:
                                                      time_point now) const {
   duration const floor = p_->floor, ceiling = std::max<duration>(p_->ceiling, p_->floor);
   auto const* r = find(host, operation, band);
-  if (!r) return ceiling;
   std::vector<duration> v;
-  v.reserve(r->s.size());
-  for (auto const& s : r->s)
-    if (now - s.at <= p_->max_age) v.push_back(s.ttfb);
-  if (v.empty() || v.size() < p_->min_samples) return ceiling;
+  if (r) {
+    v.reserve(r->s.size());
+    for (auto const& s : r->s)
+      if (now - s.at <= p_->max_age) v.push_back(s.ttfb);
+  }
+  if (v.empty()) return std::clamp<duration>(p_->cold_start, floor, ceiling);
+  if (v.size() < p_->min_samples) {
+    // The cold start: a multiple of the slowest reply seen so far.
+    auto const slowest = *std::max_element(v.begin(), v.end());
+    double const k = std::max(1.0, p_->cold_factor);
+    double const d = std::min(static_cast<double>(slowest.count()) * k, static_cast<double>(ceiling.count()));
+    return std::clamp(duration(static_cast<duration::rep>(d)), floor, ceiling);
+  }
   // The nearest-rank percentile.
   double const q = std::clamp(p_->percentile, 0.0, 1.0);
   auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));

@@ -86,6 +86,32 @@ class Addresses(unittest.TestCase):
         self.assertEqual(stats["requests"], 0)  # never read as a request
         self.assertEqual(self.get("127.0.0.1"), 200)
 
+    def test_connections_on_extra_addresses_have_tcp_nodelay(self):
+        # A reply's head and body go out in two writes: without TCP_NODELAY
+        # the body waits for the client's delayed ACK (40 ms a GET).
+        import asyncio
+        from proxy.addresses import Addresses as Listeners
+
+        async def accept_one(address):
+            seen = asyncio.get_running_loop().create_future()
+
+            def handler(_r, w):
+                sock = w.get_extra_info("socket")
+                seen.set_result(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                w.close()
+
+            srv = await asyncio.start_server(handler, sock=Listeners._socket(address, 0))
+            port = srv.sockets[0].getsockname()[1]
+            _r, w = await asyncio.open_connection(address, port)
+            try:
+                return await asyncio.wait_for(seen, 10)
+            finally:
+                w.close()
+                srv.close()
+
+        for a in EXTRA:
+            self.assertNotEqual(asyncio.run(accept_one(a)), 0, a)
+
     def test_reset_puts_every_address_back_to_serve(self):
         self.modes({"127.0.0.2": "blackhole", "127.0.0.4": "refuse"})
         self.px.reset()
