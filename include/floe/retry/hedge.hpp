@@ -42,6 +42,11 @@ struct hedge_params {
   /// not hedged before it could have come.
   double cold_factor = 2.0;
   std::chrono::milliseconds cold_start{500};
+  /// ...and never sooner than cold_floor (nor the floor): a handful of
+  /// quick replies says little of a store's spread, and a process that
+  /// makes a few requests (a CLI run) should not hedge one for being a few
+  /// milliseconds slower than the others.
+  std::chrono::milliseconds cold_floor{20};
   /// The percentile of recent times to first byte taken as the delay: a
   /// steady store's replies later than it are hedged, so it sets the
   /// hedges' share of quiet traffic (0.99 of 128: the second slowest, about

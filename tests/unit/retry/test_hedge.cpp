@@ -19,6 +19,7 @@ struct fake_clock {
 
 TEST_CASE("hedge delay: a cold start hedges at 2x the slowest reply so far, not the ceiling; then the 99th percentile of recent ones") {
   hedge_params p;
+  p.cold_floor = 0ms;  // its own case below
   ttfb_learner l(p);
   fake_clock c;
   CHECK(l.delay("h", "GetObject", 0, c.t) == 500ms);  // nothing known: the start value
@@ -37,6 +38,7 @@ TEST_CASE("hedge delay: a cold start hedges at 2x the slowest reply so far, not 
 
 TEST_CASE("hedge delay: a cold start stays within the floor and the ceiling") {
   hedge_params p;
+  p.cold_floor = 0ms;  // its own case below
   ttfb_learner l(p);
   fake_clock c;
   l.add("fast", "GetObject", 0, 1ms, c.t);
@@ -53,16 +55,31 @@ TEST_CASE("hedge delay: a cold start stays within the floor and the ceiling") {
   CHECK(l.delay("new", "GetObject", 0, c.t) == 80ms);
 }
 
+TEST_CASE("hedge delay: the cold start never hedges sooner than its own floor, 20 ms by default") {
+  hedge_params p;
+  ttfb_learner l(p);
+  fake_clock c;
+  l.add("h", "HeadObject", 0, 1ms, c.t);
+  CHECK(l.delay("h", "HeadObject", 0, c.t) == 20ms);  // 2 ms, up to the cold floor
+  l.add("h", "HeadObject", 0, 30ms, c.t);
+  CHECK(l.delay("h", "HeadObject", 0, c.t) == 60ms);  // above it: 2 x the slowest
+  for (int i = 0; i < 14; ++i) l.add("h", "HeadObject", 0, 1ms, c.t);
+  CHECK(l.delay("h", "HeadObject", 0, c.t) == 30ms);  // 16 known: the percentile, floor 5 ms
+  p.ceiling = 10ms;  // the ceiling bounds the cold floor too
+  l.add("g", "HeadObject", 0, 1ms, c.t);
+  CHECK(l.delay("g", "HeadObject", 0, c.t) == 10ms);
+}
+
 TEST_CASE("hedge delay: a reply held among the first few is hedged soon after the others came") {
   // Issue 32's tail bench: 1% of first bytes held 2 s; two were among the
   // first 16 GETs, hedged at the 500 ms ceiling before the cold start.
   hedge_params p;
   ttfb_learner l(p);
   fake_clock c;
-  steady::duration const ttfbs[] = {9ms, 3ms, 4ms, 3ms, 5ms, 3ms, 4ms, 3ms, 3ms, 6ms, 3ms, 4ms, 3ms};
+  steady::duration const ttfbs[] = {12ms, 3ms, 4ms, 3ms, 5ms, 3ms, 4ms, 3ms, 3ms, 6ms, 3ms, 4ms, 3ms};
   for (auto t : ttfbs) l.add("h", "GetObject", 0, t, c.t);
   auto const d = l.delay("h", "GetObject", 0, c.t);
-  CHECK(d == 18ms);
+  CHECK(d == 24ms);
   CHECK(d < 2000ms / 20);  // well under 1/20 of the hold
 }
 
@@ -117,6 +134,7 @@ TEST_CASE("hedge delay: in the cold start a steady store's replies are rarely he
   // the budget's burst of 5 bounds them anyway.
   hedge_params p;
   p.floor = 1ms;  // the cold start itself decides, not the floor
+  p.cold_floor = 0ms;
   steady_store s;
   fake_clock c;
   unsigned late = 0, asked = 0;

@@ -56,7 +56,8 @@ FLOE_DECL ttfb_learner::duration ttfb_learner::delay(std::string_view host, std:
     auto const slowest = *std::max_element(v.begin(), v.end());
     double const k = std::max(1.0, p_->cold_factor);
     double const d = std::min(static_cast<double>(slowest.count()) * k, static_cast<double>(ceiling.count()));
-    return std::clamp(duration(static_cast<duration::rep>(d)), floor, ceiling);
+    duration const low = std::min<duration>(std::max<duration>(floor, p_->cold_floor), ceiling);
+    return std::clamp(duration(static_cast<duration::rep>(d)), low, ceiling);
   }
   // The nearest-rank percentile.
   double const q = std::clamp(p_->percentile, 0.0, 1.0);
