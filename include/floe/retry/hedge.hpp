@@ -35,11 +35,11 @@ struct hedge_params {
   /// The delay's bounds, learned or cold.
   std::chrono::milliseconds floor{5};
   std::chrono::milliseconds ceiling{500};
-  /// The cold start: with fewer than min_samples recent replies the delay
-  /// is cold_factor x the slowest of them (a held reply among the first
-  /// few is hedged soon, not at the ceiling), and with none, cold_start: a
-  /// key's first request, whose time includes connecting (TCP, TLS), is
-  /// not hedged before it could have come.
+  /// The cold start: with fewer than 8 recent replies the delay is
+  /// cold_start (a first request includes connecting, and a process's few
+  /// requests, such as a sync's one listing per side, are not hedged for
+  /// being slower than the one before); from 8 to min_samples, cold_factor
+  /// x the slowest of them (a held reply among the first few is hedged soon).
   double cold_factor = 2.0;
   std::chrono::milliseconds cold_start{500};
   /// ...and never sooner than cold_floor (nor the floor): a handful of

@@ -50,7 +50,10 @@ FLOE_DECL ttfb_learner::duration ttfb_learner::delay(std::string_view host, std:
     for (auto const& s : r->s)
       if (now - s.at <= p_->max_age) v.push_back(s.ttfb);
   }
-  if (v.empty()) return std::clamp<duration>(p_->cold_start, floor, ceiling);
+  // Fewer than 8 known (hedge_params' cold start): the start value.
+  constexpr std::size_t cold_samples = 8;
+  if (v.size() < std::min<std::size_t>(cold_samples, p_->min_samples))
+    return std::clamp<duration>(p_->cold_start, floor, ceiling);
   if (v.size() < p_->min_samples) {
     // The cold start: a multiple of the slowest reply seen so far.
     auto const slowest = *std::max_element(v.begin(), v.end());
