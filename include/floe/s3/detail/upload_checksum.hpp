@@ -81,13 +81,6 @@ FLOE_DECL result<checksum_calculation> resolve_checksum_calculation(std::optiona
                                                                    env_lookup const& env,
                                                                    credentials::profile const* prof);
 
-// Feeds bytes [offset, offset + length) of the file at `path` to `h`,
-// reading `buf.size()` bytes at a time, at most `slice` bytes per call:
-// `done` is advanced, and the caller calls again until done == length.
-// "" or why the file could not be read (it is shorter than `length`).
-FLOE_DECL std::string hash_file_slice(int fd, std::uint64_t offset, std::uint64_t length, std::uint64_t slice,
-                                      std::span<char> buf, checksum::hasher& h, std::uint64_t& done);
-
 // The checksum of bytes [offset, offset + length) of the file at `path`,
 // read here (blocking). invalid_argument naming the file when it cannot be
 // read whole.

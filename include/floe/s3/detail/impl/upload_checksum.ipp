@@ -99,23 +99,6 @@ FLOE_DECL result<checksum_calculation> resolve_checksum_calculation(std::optiona
                                            "\": it takes when_supported or when_required");
 }
 
-FLOE_DECL std::string hash_file_slice(int fd, std::uint64_t offset, std::uint64_t length, std::uint64_t slice,
-                                      std::span<char> buf, checksum::hasher& h, std::uint64_t& done) {
-  std::uint64_t const stop = std::min(length, done + slice);
-  while (done < stop) {
-    auto const want = static_cast<std::size_t>(std::min<std::uint64_t>(stop - done, buf.size()));
-    auto const n = ::pread(fd, buf.data(), want, static_cast<off_t>(offset + done));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return std::strerror(errno);
-    }
-    if (n == 0) return "the file is shorter than the " + std::to_string(length) + " bytes to send";
-    h.update(buf.data(), static_cast<std::size_t>(n));
-    done += static_cast<std::uint64_t>(n);
-  }
-  return {};
-}
-
 FLOE_DECL result<checksum::digest> hash_file_now(std::string const& path, std::uint64_t offset, std::uint64_t length,
                                                 checksum::algorithm a) {
   constexpr std::size_t buffer = 256u << 10;
@@ -127,9 +110,20 @@ FLOE_DECL result<checksum::digest> hash_file_now(std::string const& path, std::u
     ~closer() { ::close(fd); }
   } close_it{fd};
   auto buf = std::make_unique<char[]>(buffer);
-  std::uint64_t done = 0;
-  auto why = hash_file_slice(fd, offset, length, length, std::span<char>(buf.get(), buffer), h, done);
-  if (!why.empty()) return error(errc::invalid_argument, "cannot read " + path + " to checksum it: " + why);
+  auto fail = [&](std::string why) {
+    return error(errc::invalid_argument, "cannot read " + path + " to checksum it: " + why);
+  };
+  for (std::uint64_t done = 0; done < length;) {
+    auto const want = static_cast<std::size_t>(std::min<std::uint64_t>(length - done, buffer));
+    auto const n = ::pread(fd, buf.get(), want, static_cast<off_t>(offset + done));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail(std::strerror(errno));
+    }
+    if (n == 0) return fail("the file is shorter than the " + std::to_string(length) + " bytes to send");
+    h.update(buf.get(), static_cast<std::size_t>(n));
+    done += static_cast<std::uint64_t>(n);
+  }
   return h.value();
 }
 
