@@ -104,6 +104,7 @@ struct command_line {
   std::chrono::seconds visibility{60};      // --visibility-timeout S
   std::chrono::milliseconds reconcile_every{0};  // --reconcile-every DURATION; 0: never
   bool removals = false;                    // --removals
+  std::size_t receive_ahead = 30;           // --receive-ahead N
 };
 
 /// A usage error (what parsing returns): errc::invalid_argument with the

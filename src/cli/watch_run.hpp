@@ -51,6 +51,7 @@ boost::asio::awaitable<int> run_watch(context& x, Queue& q) {
   cfg.visibility_timeout = cl.visibility;
   cfg.reconcile_every = cl.reconcile_every;
   cfg.removals = cl.removals;
+  cfg.receive_ahead = cl.receive_ahead;
   cfg.writer = l.config().writer;
 
   log_format const fmt = cl.log_format == "json" ? log_format::json : log_format::text;

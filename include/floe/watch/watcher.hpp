@@ -7,7 +7,17 @@
 //   watch::watcher<sqs::client> w(sqs, s3, ledger, cfg, hooks);
 //   auto r = co_await w.run();   // until w.stop()
 //
-// For each received batch: plan it (parse, filter); delete at once the
+// Receiving runs beside the work: while a batch is in work, up to
+// cfg.receive_ahead more messages are received (held, their visibility
+// kept up like the batch's), and the next batch is every message received
+// since the last one began, so a batch's fixed round trips (ledger
+// refresh, commit, delete) are shared by more objects as the queue fills,
+// and a failing message costs a place in a receive but no batch's share.
+// Receives ahead are short polls (no wait; after an empty one, the next
+// after a second or when the batch ends): a long poll cut short by stop()
+// would live on at the queue and could take the very messages handed back.
+//
+// For each batch: plan it (parse, filter); delete at once the
 // messages that ask for nothing; refresh the ledger; HEAD each object
 // (cfg.head_concurrency at once; If-Match on the event's ETag, so a 412
 // means replaced since, and a 404 deleted since: both settled, skipped);
@@ -33,8 +43,8 @@
 // the lag histogram (metrics.hpp). Beside the receive loop, the queue's
 // message counts are read every cfg.queue_poll (GetQueueAttributes).
 //
-// Reconcile listings (cfg.reconcile_every): between receives, when one is
-// due, each pattern's literal prefix is listed a page at a time and the
+// Reconcile listings (cfg.reconcile_every): between batches, when one is
+// due (no receive is sent during the pass), each pattern's literal prefix is listed a page at a time and the
 // matching objects the ledger lacks go through the same HEAD / exec /
 // commit path, one commit per page (reconcile.hpp).
 //
@@ -113,6 +123,9 @@ struct watcher_config {
   std::vector<pattern> patterns;
   event_limits limits;
   int max_messages = 10;                         // per receive, 1..10
+  /// Messages received ahead while a batch is in work (a receive is sent
+  /// while a whole one still fits); 0: receive only between batches.
+  std::size_t receive_ahead = 30;
   std::chrono::seconds wait{20};                 // long poll, 0..20 s
   std::chrono::seconds visibility_timeout{60};   // asked for on receive and on every extension
   unsigned head_concurrency = 8;
@@ -161,7 +174,7 @@ class watcher {
   watcher(Queue& q, s3::client& s3, ledger::ledger& l, watcher_config cfg, watch_hooks hooks)
       : q_(q), s3_(s3), l_(l), cfg_(std::move(cfg)), hooks_(std::move(hooks)),
         keeper_(cfg_.visibility_timeout), denial_(cfg_.denial_backoff), trouble_(cfg_.error_backoff),
-        wake_(s3.get_executor()) {
+        ready_(s3.get_executor()), room_(s3.get_executor()), wake_(s3.get_executor()) {
     if (cfg_.on_failure.first <= std::chrono::seconds(0)) cfg_.on_failure.first = cfg_.visibility_timeout;
     filter_.patterns = cfg_.patterns;
     filter_.limits = cfg_.limits;
@@ -200,12 +213,17 @@ class watcher {
  private:
   using time_point = clock::time_point;
   boost::asio::awaitable<void> receive_loop();
+  boost::asio::awaitable<void> work_loop();
+  boost::asio::awaitable<void> receiver();
+  bool may_receive() const noexcept;
+  boost::asio::awaitable<void> wait_on(boost::asio::steady_timer& t, time_point until);
+  boost::asio::awaitable<void> hand_back_ahead();
   boost::asio::awaitable<void> poll_loop();
-  boost::asio::awaitable<void> receive_once();
+  boost::asio::awaitable<bool> receive_once();
   boost::asio::awaitable<reconcile_report> reconcile_once();
   boost::asio::awaitable<void> work_listed(std::vector<object_work> objects);
   double random01();
-  boost::asio::awaitable<void> work_batch(std::vector<sqs::message> messages, time_point sent);
+  boost::asio::awaitable<void> work_batch(std::vector<sqs::message> messages, time_point received);
   boost::asio::awaitable<void> work_objects();
   boost::asio::awaitable<void> check_object(std::size_t i);
   boost::asio::awaitable<void> commit_batch();
@@ -244,6 +262,12 @@ class watcher {
   batch batch_;
   std::vector<bool> deleted_;  // per message of batch_
   bool in_batch_ = false;
+  bool reconciling_ = false;
+  bool long_polling_ = false;                // a long poll is in flight (stop() cancels it)
+  std::vector<sqs::message> ahead_;          // received, held, not yet in a batch
+  time_point ahead_received_{};              // the latest receive's reply among them
+  boost::asio::steady_timer ready_;          // the work loop waits on it for messages
+  boost::asio::steady_timer room_;           // the receive loop waits on it for room
   bool stopping_ = false;
   time_point grace_end_{};
   boost::asio::cancellation_signal receive_cancel_;

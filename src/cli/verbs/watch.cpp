@@ -91,6 +91,13 @@ result<void> set_watch_concurrency(command_line& cl, std::string_view value) {
   return {};
 }
 
+result<void> set_receive_ahead(command_line& cl, std::string_view value) {
+  std::uint64_t n = 0;
+  if (!parse_unsigned(value, n) || n > 1000) return usage("--receive-ahead takes 0 to 1000 messages");
+  cl.receive_ahead = static_cast<std::size_t>(n);
+  return {};
+}
+
 result<void> set_nonempty(command_line& cl, std::string_view value, std::string command_line::*field, char const* name) {
   if (value.empty()) return usage(std::string(name) + " takes a value");
   cl.*field = std::string(value);
@@ -125,8 +132,13 @@ constexpr option_spec removals{"removals", 0, "",
                                "also act on ObjectRemoved events: write each removal to the\nledger (no --exec), "
                                "so that an object created again is registered again",
                                set_flag<&command_line::removals>};
+constexpr option_spec receive_ahead{"receive-ahead", 0, "N",
+                                    "messages received ahead while a batch is in work, all of\n"
+                                    "them the next batch (0-1000, default 30; 0: receive only\nbetween batches)",
+                                    set_receive_ahead};
 constexpr option_spec const* watch_options[] = {&queue, &ledger_option, &exec, &jsonl, &metrics, &log_format,
-                                                &visibility, &concurrency, &reconcile_every, &removals};
+                                                &visibility, &concurrency, &reconcile_every, &removals,
+                                                &receive_ahead};
 
 constexpr verb_spec watch_verbs[] = {
     {.name = "watch",

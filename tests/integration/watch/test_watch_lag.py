@@ -26,7 +26,9 @@ class WatchLagTest(WatchCase):
         go = os.path.join(self.home.name, self.name + ".go")
         hold_first = (f'case "$FLOE_KEY" in *first*) touch {started}; '
                       f'while [ ! -e {go} ]; do sleep 0.05; done;; esac')
-        w = self.watcher(extra=["--exec", hold_first])
+        # --receive-ahead 0: the three later messages wait in the queue (the
+        # next case has them received ahead).
+        w = self.watcher(extra=["--exec", hold_first, "--receive-ahead", "0"])
         # The first poll is made when the watcher starts.
         wait_for("the queue gauges", lambda: w.metric(VISIBLE) is not None and w.metric(IN_FLIGHT) is not None,
                  timeout=30)
@@ -35,7 +37,7 @@ class WatchLagTest(WatchCase):
         wait_for("the held --exec to start", lambda: os.path.exists(started), timeout=60)
         # Held, unregistered: its event's age grows.
         wait_for("an oldest unregistered age of a second", lambda: w.metric(AGE) >= 1.0, timeout=30)
-        # A watcher works on one batch at a time: these wait in the queue.
+        # Nothing is received while a batch is in work: these wait in the queue.
         later = [f"in/later-{i}.parquet" for i in range(3)]
         for k in later:
             self.put(k)
@@ -53,6 +55,33 @@ class WatchLagTest(WatchCase):
         self.assertGreaterEqual(w.metric("floe_watch_event_lag_seconds_sum"), 1.0)
         self.assertLess(w.metric("floe_watch_event_lag_seconds_sum"), 4 * 300)
         self.assertEqual(w.stop(), 0)
+
+    def test_messages_received_ahead_while_a_batch_is_held_are_the_next_batch(self):
+        started = os.path.join(self.home.name, self.name + ".started")
+        go = os.path.join(self.home.name, self.name + ".go")
+        hold_first = (f'case "$FLOE_KEY" in *first*) touch {started}; '
+                      f'while [ ! -e {go} ]; do sleep 0.05; done;; esac')
+        w = self.watcher(extra=["--exec", hold_first])  # --receive-ahead: its default, 30
+        wait_for("the queue gauges", lambda: w.metric(IN_FLIGHT) is not None, timeout=30)
+        self.put("in/first.parquet")
+        wait_for("the held --exec to start", lambda: os.path.exists(started), timeout=60)
+        later = [f"in/later-{i}.parquet" for i in range(3)]
+        for k in later:
+            self.put(k)
+        # Received while the first batch is in work: held (their visibility
+        # kept up), none left visible in the queue.
+        wait_for("4 messages held", lambda: w.metric("floe_watch_messages_held") == 4, timeout=45)
+        wait_for("0 visible and 4 in flight", lambda: (w.metric(VISIBLE), w.metric(IN_FLIGHT)) == (0, 4), timeout=45)
+        self.assertEqual(self.ledger_keys(), [])
+        open(go, "w").close()
+        want = sorted(["in/first.parquet"] + later)
+        wait_for("the objects in the ledger", lambda: sorted(self.ledger_keys()) == want, timeout=60)
+        self.assertEqual(w.stop(), 0)
+        commits = {d["key"]: d["commit"] for d in w.registered()}
+        self.assertEqual(sorted(commits), want)
+        # The three received ahead are one batch: one commit, after the first's.
+        self.assertEqual(len({commits[k] for k in later}), 1, commits)
+        self.assertGreater(commits[later[0]], commits["in/first.parquet"])
 
 
 if __name__ == "__main__":

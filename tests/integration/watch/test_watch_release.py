@@ -57,6 +57,30 @@ class WatchReleaseTest(WatchCase):
         self.sqs.set_queue_attributes(QueueUrl=self.queue, Attributes={"RedrivePolicy": json.dumps(
             {"deadLetterTargetArn": self.arn(self.dlq), "maxReceiveCount": "10"})})
 
+    def test_sigterm_hands_back_the_messages_received_ahead_too(self):
+        # One object's work is held; two more messages are received ahead of
+        # it (held, not in work). On SIGTERM all three are visible again at once.
+        self.more_receives()
+        w = self.watcher(extra=LONG + ["--exec", self.blocking_exec("exit 0")])
+        self.put("in/held.parquet")
+        wait_for("the --exec to start", lambda: os.path.exists(self.flag("started")), timeout=60)
+        self.put("in/ahead-0.parquet")
+        self.put("in/ahead-1.parquet")
+        wait_for("3 messages held", lambda: w.metric("floe_watch_messages_held") == 3, timeout=45)
+        self.assertEqual(w.stop(), 0)
+        got = self.receive_within(1.0)
+        while len(got) < 3:
+            more = self.receive_within(0.5)
+            if not more:
+                break
+            got += more
+        self.assertEqual(sorted(k for m in got for k in self.keys_of(m)),
+                         ["in/ahead-0.parquet", "in/ahead-1.parquet", "in/held.parquet"],
+                         f"the held messages are not visible again within a second of the exit: {w.logs}")
+        self.assertEqual(sorted(e["messages"] for e in w.events("handed_back")), ["1", "2"])
+        self.assertEqual(len(w.events("abandoned")), 1)
+        self.assertEqual(self.ledger_keys(), [])
+
     def test_sigterm_hands_back_a_message_whose_work_is_held(self):
         # The object's --exec never finishes by itself: the stop grace (8 s)
         # ends the batch, its message is handed back, and the process exits 0.

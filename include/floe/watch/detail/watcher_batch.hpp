@@ -42,15 +42,15 @@ inline lag_tracker::identity lag_id(object_work const& w) { return {w.bucket, w.
 }  // namespace detail
 
 template <queue_client Queue>
-boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message> messages, time_point sent) {
+boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message> messages, time_point received) {
+  // Held since their receive (receive_once); `received`: the latest of
+  // their receives' replies, from which back-offs count.
   namespace asio = boost::asio;
   in_batch_ = true;
-  auto const received = clock::now();  // the receive's reply: back-offs count from here
   metrics_.messages_received += messages.size();
   std::vector<received_message> in;
   in.reserve(messages.size());
   for (auto& m : messages) {
-    keeper_.hold(m.receipt_handle, sent);
     in.push_back({std::move(m.message_id), std::move(m.receipt_handle), std::move(m.body), m.receive_count().value_or(0)});
   }
   batch_ = batch::plan(std::move(in), filter_);
@@ -132,7 +132,7 @@ boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message
   // one invisible that long already (a first receive's) needs no request.
   auto settled = settle_backoffs(plan_release(batch_, deleted_, stopping_, cfg_.on_failure), keeper_, received, clock::now());
   for (auto const& e : settled.in_place) note_backed_off(e);
-  keeper_.release_all();
+  for (auto const& m : batch_.messages()) keeper_.release(m.receipt_handle);  // those received ahead stay held
   co_await release_messages(std::move(settled.send));
   in_batch_ = false;
 }

@@ -62,23 +62,111 @@ void watcher<Queue>::stop() {
   stopping_ = true;
   grace_end_ = clock::now() + cfg_.stop_grace;
   log(log_level::info, "stopping", in_batch_ ? "stopping: finishing the batch in work" : "stopping");
-  receive_cancel_.emit(boost::asio::cancellation_type::terminal);
+  // A long poll is cut short; a short one (received ahead) ends by itself,
+  // and what it brings is handed back.
+  if (long_polling_) receive_cancel_.emit(boost::asio::cancellation_type::terminal);
   poll_cancel_.emit(boost::asio::cancellation_type::terminal);
   for (auto* t : sleepers_) t->cancel();
   wake_.cancel();
+  ready_.cancel();
+  room_.cancel();
+}
+
+// Receiving and working side by side (watcher.hpp): the receiver fills
+// ahead_ while there is room, the work loop takes all of it as its next
+// batch. Both end on stop(); what was received and not taken is then
+// handed back.
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::receive_loop() {
+  namespace asio = boost::asio;
+  if (cfg_.reconcile_every > std::chrono::milliseconds(0)) reconcile_.emplace(cfg_.reconcile_every, clock::now(), random01());
+  auto ex = co_await asio::this_coro::executor;
+  // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
+  auto working = asio::co_spawn(ex, work_loop(), asio::deferred);
+  auto receiving = asio::co_spawn(ex, receiver(), asio::deferred);
+  auto group = asio::experimental::make_parallel_group(std::move(working), std::move(receiving));
+  auto [order, e_work, e_receive] =
+      co_await std::move(group).async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
+  (void)order;
+  if (e_work) std::rethrow_exception(e_work);
+  if (e_receive) std::rethrow_exception(e_receive);
+  co_await hand_back_ahead();
+}
+
+// A receive is sent when nothing is in work and nothing waits, or while a
+// whole one still fits in cfg.receive_ahead; never during a reconcile pass.
+template <queue_client Queue>
+bool watcher<Queue>::may_receive() const noexcept {
+  if (stopping_ || reconciling_) return false;
+  if (!in_batch_ && ahead_.empty()) return true;
+  if (denial_.denied()) return false;  // the batch waits out a refusal: nothing new (denial.hpp)
+  return ahead_.size() + static_cast<std::size_t>(std::max(cfg_.max_messages, 1)) <= cfg_.receive_ahead;
 }
 
 template <queue_client Queue>
-boost::asio::awaitable<void> watcher<Queue>::receive_loop() {
-  if (cfg_.reconcile_every > std::chrono::milliseconds(0)) reconcile_.emplace(cfg_.reconcile_every, clock::now(), random01());
+boost::asio::awaitable<void> watcher<Queue>::receiver() {
   while (!stopping_) {
-    if (reconcile_ && reconcile_->due(clock::now())) {
-      reconcile_->started(clock::now(), random01());
-      co_await reconcile_once();
+    if (!may_receive()) {
+      co_await wait_on(room_, time_point::max());
       continue;
     }
-    co_await receive_once();
+    // Awaited into a name first (GCC 12 and co_await in a condition).
+    bool const dry = co_await receive_once();
+    if (dry) co_await wait_on(room_, clock::now() + std::chrono::seconds(1));
   }
+}
+
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::work_loop() {
+  while (!stopping_) {
+    if (reconcile_ && reconcile_->due(clock::now())) {
+      reconciling_ = true;
+      reconcile_->started(clock::now(), random01());
+      co_await reconcile_once();
+      reconciling_ = false;
+      room_.cancel();
+      continue;
+    }
+    if (ahead_.empty()) {
+      co_await wait_on(ready_, reconcile_ ? reconcile_->next() : time_point::max());
+      continue;
+    }
+    auto messages = std::move(ahead_);
+    ahead_.clear();
+    auto const received = ahead_received_;
+    room_.cancel();
+    co_await work_batch(std::move(messages), received);
+    room_.cancel();
+  }
+}
+
+// Waits until `until`, a cancel() of `t` (a wake-up: the waiter checks
+// again) or stop().
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::wait_on(boost::asio::steady_timer& t, time_point until) {
+  namespace asio = boost::asio;
+  if (stopping_) co_return;
+  t.expires_at(until);
+  boost::system::error_code ec;
+  co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+}
+
+// Messages received but not yet taken into a batch when the watcher stops:
+// handed back at once, like those received while stopping.
+template <queue_client Queue>
+boost::asio::awaitable<void> watcher<Queue>::hand_back_ahead() {
+  if (ahead_.empty()) co_return;
+  std::vector<std::string> handles;
+  handles.reserve(ahead_.size());
+  for (auto const& m : ahead_) {
+    keeper_.release(m.receipt_handle);
+    handles.push_back(m.receipt_handle);
+  }
+  metrics_.messages_received += ahead_.size();
+  metrics_.messages_kept += ahead_.size();
+  log(log_level::info, "left", std::to_string(ahead_.size()) + " messages received ahead of the work: not worked on");
+  ahead_.clear();
+  co_await release_messages(hand_back_all(handles));
 }
 
 // The queue's message counts for the gauges, every cfg.queue_poll. A
@@ -120,23 +208,25 @@ boost::asio::awaitable<void> watcher<Queue>::poll_loop() {
   }
 }
 
+// One receive: a long poll when nothing is in work or waiting, else a
+// short one (watcher.hpp). True: a short poll found nothing.
 template <queue_client Queue>
-boost::asio::awaitable<void> watcher<Queue>::receive_once() {
+boost::asio::awaitable<bool> watcher<Queue>::receive_once() {
   namespace asio = boost::asio;
   sqs::receive_message_params p;
   p.queue_url = url_;
   p.max_messages = cfg_.max_messages;
-  p.wait = cfg_.wait;
-  if (reconcile_)  // no longer than until the next reconcile pass is due
-    p.wait = std::clamp(std::chrono::ceil<std::chrono::seconds>(reconcile_->next() - clock::now()),
-                        std::chrono::seconds(0), cfg_.wait);
+  bool const ahead = in_batch_ || reconciling_ || !ahead_.empty();
+  p.wait = ahead ? std::chrono::seconds(0) : cfg_.wait;
   p.visibility_timeout = cfg_.visibility_timeout;
   p.system_attribute_names = {"ApproximateReceiveCount"};
   auto const sent = clock::now();
   // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
   auto token = asio::bind_cancellation_slot(receive_cancel_.slot(), asio::use_awaitable);
   auto receiving = q_.async_call(std::move(p), token);
+  long_polling_ = !ahead;
   auto r = co_await std::move(receiving);
+  long_polling_ = false;
   receive_cancel_.slot().clear();
   if (stopping_) {
     // Received while stopping: not worked on, handed back at once.
@@ -148,7 +238,14 @@ boost::asio::awaitable<void> watcher<Queue>::receive_once() {
       log(log_level::info, "left", std::to_string(r->messages.size()) + " messages received while stopping: not worked on");
       co_await release_messages(hand_back_all(handles));
     }
-    co_return;
+    co_return false;
+  }
+  if (!r && ahead) {
+    // Counted; not the gates' business (the batch in work has its own
+    // steps' refusals): no receive ahead for a second or until the batch
+    // ends, then a long poll goes through the gates as ever.
+    metrics_.count_error(stage::receive, r.error());
+    co_return true;
   }
   if (!r) {
     metrics_.count_error(stage::receive, r.error());
@@ -161,10 +258,10 @@ boost::asio::awaitable<void> watcher<Queue>::receive_once() {
           {{"stage", "receive"}, {"kind", std::string(error_kind(r.error()))}, {"step", std::to_string(s.number)},
            {"retry_ms", std::to_string(s.wait.count())}});
     co_await sleep(s.wait);
-    co_return;
+    co_return false;
   }
-  if (denial_.on_success()) log(log_level::info, "access_restored", "access restored: ReceiveMessage succeeded");
-  if (trouble_.on_success()) log(log_level::info, "receive_recovered", "ReceiveMessage succeeded again");
+  if (!ahead && denial_.on_success()) log(log_level::info, "access_restored", "access restored: ReceiveMessage succeeded");
+  if (!ahead && trouble_.on_success()) log(log_level::info, "receive_recovered", "ReceiveMessage succeeded again");
   for (auto const& rej : r->rejected) {
     // A body that fails its MD5 is not read: it comes back, and after
     // maxReceiveCount lands in the dead-letter queue.
@@ -175,8 +272,16 @@ boost::asio::awaitable<void> watcher<Queue>::receive_once() {
     log(log_level::warning, "corrupt", "message " + rej.message_id + " kept: " + rej.reason,
         {{"message_id", rej.message_id}});
   }
-  if (r->messages.empty()) co_return;
-  co_await work_batch(std::move(r->messages), sent);
+  if (r->messages.empty()) co_return ahead;
+  // Held from now (their visibility is kept up while they wait), worked on
+  // by the next batch.
+  for (auto& m : r->messages) {
+    keeper_.hold(m.receipt_handle, sent);
+    ahead_.push_back(std::move(m));
+  }
+  ahead_received_ = clock::now();
+  ready_.cancel();
+  co_return false;
 }
 
 template <queue_client Queue>
