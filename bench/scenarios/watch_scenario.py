@@ -22,7 +22,7 @@ the queue when it starts (set-up through moto directly). Figures:
   made at the same time on a store of its own (moto and proxy), in pairs
   (at least 3; the stores swap roles), the median of the pairs' ratios;
 - replicas: 3 floe watch processes on one queue and one ledger, the
-  objects put (16 at a time) while they run; the ledger
+  objects' events fed to the queue while they run (as for the pairs); the ledger
   must then hold each object exactly once (`floe ledger ls`, `verify`) and
   the replicas' committed counts must add up to the object count.
 """
@@ -35,6 +35,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
@@ -85,6 +86,23 @@ class _Store:
             time.sleep(0.2)  # moto delivers notifications as it stores: polling a count
         return url
 
+    def prepare_fed(self, name, keys):
+        """A bucket holding the keys (no notifications) and an empty queue;
+        returns the queue's URL and an S3 event body per key, in order, for
+        _Feeder (S3's shape, as the watch-events tests send it)."""
+        self.s3.create_bucket(Bucket=name)
+        url = self.sqs.create_queue(QueueName=name, Attributes={"VisibilityTimeout": "60"})["QueueUrl"]
+        with ThreadPoolExecutor(16) as pool:
+            etags = list(pool.map(lambda k: self.s3.put_object(Bucket=name, Key=k, Body=k.encode() * 8)["ETag"], keys))
+        bodies = []
+        for k, etag in zip(keys, etags):
+            obj = {"key": urllib.parse.quote_plus(k), "size": len(k.encode()) * 8, "eTag": etag.strip('"')}
+            bodies.append(json.dumps({"Records": [{
+                "eventVersion": "2.1", "eventSource": "aws:s3", "awsRegion": "us-east-1",
+                "eventTime": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()), "eventName": "ObjectCreated:Put",
+                "s3": {"s3SchemaVersion": "1.0", "bucket": {"name": name}, "object": obj}}]}))
+        return url, bodies
+
     def put_all(self, name, keys):
         with ThreadPoolExecutor(16) as pool:
             list(pool.map(lambda k: self.s3.put_object(Bucket=name, Key=k, Body=k.encode() * 8), keys))
@@ -95,6 +113,41 @@ class _Store:
 
     def stop(self):
         stores.stop_all(self.procs)
+
+
+class _Feeder(threading.Thread):
+    """Sends the event bodies to the queue (SendMessageBatch, ten at a time)
+    while fewer than `high` messages are visible: moto's ReceiveMessage
+    costs about 1 ms per message in the queue (CPU-bound: concurrent
+    receives add nothing), so a queue filled in advance makes moto's receive
+    the bottleneck of any consumer; a short queue measures the consumer.
+    `visible` keeps the counts seen, to show the consumer was never starved."""
+
+    def __init__(self, store, url, bodies, high=60):
+        super().__init__(daemon=True)
+        self.store, self.url, self.bodies, self.high = store, url, bodies, high
+        self.visible = []
+        self.error = None
+
+    def run(self):
+        import boto3
+        try:
+            sqs = boto3.client("sqs", endpoint_url=self.store.sqs.meta.endpoint_url, region_name="us-east-1",
+                               aws_access_key_id="bench", aws_secret_access_key="bench")
+            sent = 0
+            while sent < len(self.bodies):
+                v = int(sqs.get_queue_attributes(QueueUrl=self.url, AttributeNames=["ApproximateNumberOfMessages"])
+                        ["Attributes"]["ApproximateNumberOfMessages"])
+                self.visible.append(v)
+                if v + 10 > self.high:
+                    time.sleep(0.02)  # the consumer has its supply: polling a count
+                    continue
+                chunk = self.bodies[sent:sent + 10]
+                sqs.send_message_batch(QueueUrl=self.url, Entries=[
+                    {"Id": str(i), "MessageBody": b} for i, b in enumerate(chunk)])
+                sent += len(chunk)
+        except Exception as e:  # reported by the run
+            self.error = e
 
 
 class _Watcher:
@@ -159,9 +212,14 @@ class _Run:
     """One floe watch over a prepared bucket and queue; `poison` of its
     objects' HEADs answered 400 by the proxy."""
 
-    def __init__(self, store, name, healthy, poison):
+    def __init__(self, store, name, healthy, poison, fed=False):
         self.store, self.name, self.healthy, self.poison = store, name, healthy, poison
-        self.url = store.prepare(name, _keys(healthy, poison))
+        self.feeder = None
+        if fed:
+            self.url, bodies = store.prepare_fed(name, _keys(healthy, poison))
+            self.feeder = _Feeder(store, self.url, bodies)
+        else:
+            self.url = store.prepare(name, _keys(healthy, poison))
         self.rule = None
         if poison:
             self.rule = _control(store.ctl, "POST", "/rules", {
@@ -172,7 +230,11 @@ class _Run:
 
     def start(self, floe, env):
         """floe: the CLI's path; the endpoint is this run's store's."""
-        self.w = _Watcher([floe, "--endpoint-url", self.store.endpoint], env, self.url, f"s3://{self.name}/ledger", f"s3://{self.name}/in/**")
+        extra = os.environ.get("FLOE_WATCH_BENCH_ARGS", "").split()  # e.g. "--receive-ahead 0", to compare
+        self.w = _Watcher([floe, "--endpoint-url", self.store.endpoint], env, self.url, f"s3://{self.name}/ledger",
+                          f"s3://{self.name}/in/**", extra)
+        if self.feeder:
+            self.feeder.start()
 
     def check(self):
         if self.done is None and self.w.metric("floe_watch_objects_committed_total") >= self.healthy:
@@ -183,13 +245,23 @@ class _Run:
         if self.w and self.w.p.poll() is not None:
             raise RuntimeError(f"{self.name}: floe watch exited early: " + "".join(self.w.log)[-500:])
         cpu = self.w.stop() if self.w else 0.0
+        if os.environ.get("FLOE_WATCH_BENCH_LOGS") and self.w:  # a directory: each run's JSON log kept there
+            self.w.reader.join(timeout=5)
+            with open(os.path.join(os.environ["FLOE_WATCH_BENCH_LOGS"], self.name + ".log"), "w") as f:
+                f.writelines(self.w.log)
         if self.rule is not None:
             _control(self.store.ctl, "DELETE", f"/rules/{self.rule}")
         if self.done is None:
             raise RuntimeError(f"{self.name}: {self.healthy} not registered")
+        if self.feeder and self.feeder.error:
+            raise RuntimeError(f"{self.name}: feeding the queue failed: {self.feeder.error}")
         seconds = self.done - self.w.t0
-        return {"objects": self.healthy, "seconds": seconds, "objects_per_s": self.healthy / seconds,
-                "cpu_s": cpu, "cpu_ms_per_object": cpu * 1e3 / self.healthy}
+        out = {"objects": self.healthy, "seconds": seconds, "objects_per_s": self.healthy / seconds,
+               "cpu_s": cpu, "cpu_ms_per_object": cpu * 1e3 / self.healthy}
+        if self.feeder and self.feeder.visible:
+            v = sorted(self.feeder.visible)
+            out["fed_visible_median"] = v[len(v) // 2]
+        return out
 
 
 def _pair(h, pair_stores, floe, env, i, n):
@@ -198,7 +270,8 @@ def _pair(h, pair_stores, floe, env, i, n):
     the shared host; the stores swap roles and the start order alternates
     from pair to pair."""
     a, b = (pair_stores[0], pair_stores[1]) if i % 2 == 0 else (pair_stores[1], pair_stores[0])
-    runs = {"clean": _Run(a, f"bench-watch-clean-{i}", n, 0), "poison": _Run(b, f"bench-watch-poison-{i}", n, n // 9)}
+    runs = {"clean": _Run(a, f"bench-watch-clean-{i}", n, 0, fed=True),
+            "poison": _Run(b, f"bench-watch-poison-{i}", n, n // 9, fed=True)}
     order = ("clean", "poison") if i % 2 == 0 else ("poison", "clean")
     try:
         for k in order:
@@ -216,22 +289,24 @@ def _pair(h, pair_stores, floe, env, i, n):
 
 def _replicas(h, store, floe, env, run_child, n):
     """3 floe watch processes on one queue and one ledger: each object once.
-    The objects are put while the replicas run, 16 at a time, as a lake's
-    writers would: moto's ReceiveMessage slows down with the queue's length
-    (a queue of 10,000 waiting messages outlasted the long poll's read
-    timeout), so the queue is not filled first. The time runs from the
-    first put to the last registration."""
+    The objects are put first (without notifications); their events are fed
+    to the queue while the replicas run, keeping it short (_Feeder: a queue
+    of 10,000 waiting messages made each of moto's receives outlast the
+    long poll's read timeout). The time runs from the replicas' start to the
+    last registration."""
     name = "bench-watch-replicas"
-    url = store.prepare(name, [])
+    t_prep = time.perf_counter()
+    url, bodies = store.prepare_fed(name, [f"in/{i:06d}.dat" for i in range(n)])
+    prepared = time.perf_counter() - t_prep
+    feeder = _Feeder(store, url, bodies, high=100)
     ws = [_Watcher(floe, env, url, f"s3://{name}/ledger", f"s3://{name}/in/**") for _ in range(3)]
+    t0 = min(w.t0 for w in ws)
     committed = lambda: sum(w.metric("floe_watch_objects_committed_total") for w in ws)
     try:
-        t0 = time.perf_counter()
-        putting = threading.Thread(target=store.put_all, args=(name, [f"in/{i:06d}.dat" for i in range(n)]))
-        putting.start()
-        done = _until(f"{n} registered by 3 replicas", lambda: committed() >= n, max(1800, n))
-        putting.join()
-        prepared = time.perf_counter() - t0
+        feeder.start()
+        done = _until(f"{n} registered by 3 replicas", lambda: committed() >= n or feeder.error, max(1800, n))
+        if feeder.error:
+            raise RuntimeError(f"feeding the queue failed: {feeder.error}")
         # Every message settled: nothing left in flight to register twice.
         _until("the queue drained", lambda: store._visible(url) == 0, 120)
         total = committed()
@@ -243,7 +318,7 @@ def _replicas(h, store, floe, env, run_child, n):
     exactly_once = len(keys) == n == len(set(keys)) == int(total) and verify.startswith("ok:")
     return {"objects": n, "seconds": done - t0, "objects_per_s": n / (done - t0), "cpu_s": cpu,
             "cpu_ms_per_object": cpu * 1e3 / n, "committed_sum": total, "ledger_entries": len(keys),
-            "exactly_once": exactly_once, "put_s": prepared}
+            "exactly_once": exactly_once, "prepare_s": prepared}
 
 
 PARTS = ("floe", "boto3", "poison", "replicas")
