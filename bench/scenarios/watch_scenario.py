@@ -143,8 +143,10 @@ class _Feeder(threading.Thread):
                     time.sleep(0.02)  # the consumer has its supply: polling a count
                     continue
                 chunk = self.bodies[sent:sent + 10]
+                # None: ballast, a message delayed past the run (_Run).
                 sqs.send_message_batch(QueueUrl=self.url, Entries=[
-                    {"Id": str(i), "MessageBody": b} for i, b in enumerate(chunk)])
+                    {"Id": str(i), "MessageBody": b} if b is not None else
+                    {"Id": str(i), "MessageBody": "ballast", "DelaySeconds": 900} for i, b in enumerate(chunk)])
                 sent += len(chunk)
         except Exception as e:  # reported by the run
             self.error = e
@@ -212,11 +214,14 @@ class _Run:
     """One floe watch over a prepared bucket and queue; `poison` of its
     objects' HEADs answered 400 by the proxy."""
 
-    def __init__(self, store, name, healthy, poison, fed=False):
+    def __init__(self, store, name, healthy, poison, fed=False, ballast=0):
         self.store, self.name, self.healthy, self.poison = store, name, healthy, poison
         self.feeder = None
         if fed:
-            self.url, bodies = store.prepare_fed(name, _keys(healthy, poison))
+            keys = _keys(healthy, poison or ballast)
+            self.url, bodies = store.prepare_fed(name, keys)
+            if ballast:
+                bodies = [None if "/p-" in k else b for k, b in zip(keys, bodies)]
             self.feeder = _Feeder(store, self.url, bodies)
         else:
             self.url = store.prepare(name, _keys(healthy, poison))
@@ -270,7 +275,8 @@ def _pair(h, pair_stores, floe, env, i, n):
     the shared host; the stores swap roles and the start order alternates
     from pair to pair."""
     a, b = (pair_stores[0], pair_stores[1]) if i % 2 == 0 else (pair_stores[1], pair_stores[0])
-    runs = {"clean": _Run(a, f"bench-watch-clean-{i}", n, 0, fed=True),
+    ballast = n // 9 if os.environ.get("FLOE_WATCH_BENCH_BALLAST") else 0
+    runs = {"clean": _Run(a, f"bench-watch-clean-{i}", n, 0, fed=True, ballast=ballast),
             "poison": _Run(b, f"bench-watch-poison-{i}", n, n // 9, fed=True)}
     order = ("clean", "poison") if i % 2 == 0 else ("poison", "clean")
     try:
