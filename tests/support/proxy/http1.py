@@ -276,6 +276,17 @@ def build_reply(status, headers=(), body=b"", head_only=False, reason=None):
     return out if head_only else out + body
 
 
+def add_connection_close(raw):
+    """Reply bytes with "Connection: close" in the head (unchanged when it says so already)."""
+    end = raw.find(b"\r\n\r\n")
+    if end < 0:
+        return raw
+    for ln in raw[:end].split(b"\r\n")[1:]:
+        if ln.lower().startswith(b"connection:") and b"close" in ln.lower():
+            return raw
+    return raw[:end] + b"\r\nConnection: close" + raw[end:]
+
+
 def drop_connection_close(raw_head):
     """Removes "Connection: close" lines from raw head bytes (other tokens are kept)."""
     lines = raw_head.split(b"\r\n")

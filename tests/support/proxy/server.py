@@ -477,10 +477,11 @@ class Session:
 
     async def answer_early(self, head, framing, raw_body, expect, reply, client_close):
         """Answers without forwarding. A body not yet read is drained, unless the client is
-        waiting for 100 Continue: then it is never read and the connection closes."""
+        waiting for 100 Continue: then it is never read and the connection closes, and the
+        reply says so (a client that reused it would be reset on its next request)."""
         if raw_body is None:
             if expect and not self.got100:
-                await self.send(reply)
+                await self.send(http1.add_connection_close(reply))
                 return False
             await self.drain(framing)
         await self.send(reply)

@@ -192,6 +192,8 @@ class Expect100(ProxyCase):
         self.assertTrue(data.startswith(b"HTTP/1.1 403"), data)
         self.assertNotIn(b"100 Continue", data)
         self.assertTrue(eof, "the proxy must close after answering an unread 100-continue body")
+        head = data.split(b"\r\n\r\n", 1)[0].lower()
+        self.assertIn(b"\r\nconnection: close", head, "a client must not reuse the connection it closes")
         with self.assertRaises(botocore.exceptions.ClientError):
             self.s3.head_object(Bucket=b, Key="x")
 
