@@ -281,6 +281,7 @@ class watcher {
 }  // namespace floe::watch
 
 #include <floe/watch/detail/watcher_run.hpp>
+#include <floe/watch/detail/watcher_receive.hpp>
 #include <floe/watch/detail/watcher_batch.hpp>
 #include <floe/watch/detail/watcher_release.hpp>
 #include <floe/watch/detail/watcher_reconcile.hpp>
