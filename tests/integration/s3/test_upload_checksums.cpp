@@ -247,17 +247,38 @@ TEST_CASE("a multipart upload: a checksum per part, the whole object's combined,
   auto const data = pattern_bytes((11u << 20) + 777, 5, 7);
   auto const src = write_file(dir, "src", data);
   auto& ctl = s3_target::get().control;
-  int const parts_counted = count_with_header(b.name, "x-amz-checksum-crc64nvme");
+  bool const moto = s3_target::get().name == "moto";
+  int const in_header = count_with_header(b.name, "x-amz-checksum-crc64nvme");
+  int const in_trailer = count_with_header(b.name, "x-amz-trailer");
   int const rule = flip_request(b.name, "obj", "PUT", 1, 5000, "partNumber=2&");
   auto u = upload(io, *c, b.name, "obj", src);
   REQUIRE_OK(u);
   CHECK(u->parts == 3);
   CHECK(u->checksum == floe::checksum::hasher::of(algorithm::crc64nvme, data).base64());
   CHECK(ctl.rule_counter(rule, "fired") == 1);
-  CHECK(ctl.rule_counter(rule, "matched") == 2);
+  // The flipped part is refused by the proxy (its trailer's CRC64NVME does
+  // not match, BadDigest) and sent again, read and hashed again.
   CHECK(ctl.stat("body_rejections") == 1);
-  // 3 parts, one sent twice, and the completion.
-  CHECK(ctl.rule_counter(parts_counted, "matched") == 5);
+  if (moto) {
+    // The parts go in the trailer form (each read once), the flipped one
+    // twice; only the completion carries the whole object's in a header.
+    CHECK(ctl.rule_counter(rule, "matched") == 2);
+    CHECK(ctl.rule_counter(in_trailer, "matched") == 4);
+    CHECK(ctl.rule_counter(in_header, "matched") == 1);
+  } else {
+    // Ceph RGW 16.2 refuses the trailer form (400 XAmzContentSHA256Mismatch):
+    // the three parts, sent at once in it, go again in the header form (the
+    // flipped one was in the trailer form twice: the proxy's refusal, then
+    // RGW's), and the refusal is learned for the client.
+    CHECK(ctl.rule_counter(rule, "matched") == 3);
+    CHECK(ctl.rule_counter(in_trailer, "matched") == 4);
+    CHECK(ctl.rule_counter(in_header, "matched") == 4);
+    auto again = upload(io, *c, b.name, "obj2", src);
+    REQUIRE_OK(again);
+    CHECK(again->checksum == u->checksum);
+    CHECK(ctl.rule_counter(in_trailer, "matched") == 4);
+    CHECK(ctl.rule_counter(in_header, "matched") == 8);
+  }
   auto const out = dir.file("out");
   auto df = c->async_download(b.name, "obj", out, asio::use_future);
   REQUIRE_OK(finish(io, df));

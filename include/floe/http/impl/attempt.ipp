@@ -4,6 +4,7 @@
 #include <floe/http/body_transfer.hpp>
 #include <floe/http/reply_reader.hpp>
 #include <floe/http/request_head.hpp>
+#include <floe/http/restartable_body.hpp>
 
 #include <boost/asio/buffer.hpp>
 
@@ -90,7 +91,9 @@ inline void write_head(connection& c, endpoint const& ep, request const& req, bo
 FLOE_DECL boost::asio::awaitable<void> run_attempt(connection& c, endpoint const& ep, request& req, response& res,
                                                    client_config const& cfg, attempt_state& a) {
   namespace asio = boost::asio;
-  bool const expect = req.body.type() == body_source::kind::stream && req.body.size() > 0;
+  // A stream waits for 100-continue (it is sent once); a restartable one
+  // need not.
+  bool const expect = req.body.type() == body_source::kind::stream && req.body.size() > 0 && !restartable_of(req.body);
   write_head(c, ep, req, expect);
   ++c.uses_;
   a.sent = std::chrono::steady_clock::now();

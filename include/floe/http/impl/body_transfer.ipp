@@ -2,6 +2,7 @@
 #include <floe/http/body_transfer.hpp>
 
 #include <floe/http/file_io.hpp>
+#include <floe/http/restartable_body.hpp>
 
 #include <boost/asio/buffer.hpp>
 
@@ -51,6 +52,10 @@ FLOE_DECL boost::asio::awaitable<void> write_body(connection& c, request& req, c
       co_return;
     }
   }
+  // A restartable body starts a reader of its own for this attempt; bytes
+  // read from it do not make the body unreplayable.
+  body_source::read_fn fresh;
+  if (auto const* r = restartable_of(body)) fresh = r->start();
   char* buf = c.chunk(chunk);
   std::uint64_t left = body.size();
   std::uint64_t pos = body.offset();
@@ -67,9 +72,13 @@ FLOE_DECL boost::asio::awaitable<void> write_body(connection& c, request& req, c
       }
       got = static_cast<std::size_t>(n);
     } else {
-      a.body_consumed = true;
       error_code ec;
-      got = body.reader()(std::span<char>(buf, want), ec);
+      if (fresh) {
+        got = fresh(std::span<char>(buf, want), ec);
+      } else {
+        a.body_consumed = true;
+        got = body.reader()(std::span<char>(buf, want), ec);
+      }
       if (ec) {
         a.ec = ec;
         a.why = "reading the request body stream: " + error_reason(ec);

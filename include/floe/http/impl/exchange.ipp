@@ -7,6 +7,7 @@
 #include <floe/http/error_words.hpp>
 #include <floe/http/pool.hpp>
 #include <floe/http/request_head.hpp>
+#include <floe/http/restartable_body.hpp>
 
 #include <boost/asio/cancellation_state.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -105,7 +106,7 @@ FLOE_DECL boost::asio::awaitable<void> run_exchange(client& cl, endpoint const& 
   auto& st = *cl.state_;
   auto const& cfg = cl.cfg_;
   retry::request_traits traits = req.traits;
-  traits.replayable_body = req.body.replayable();  // a stale connection: no reply began, no sink touched
+  traits.replayable_body = can_replay(req.body);  // a stale connection: no reply began, no sink touched
   unsigned stale_resends = 0;
   bool resending = false;  // this try resends one that met a closed pooled connection
   for (;;) {

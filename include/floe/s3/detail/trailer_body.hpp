@@ -4,14 +4,19 @@
 // out framed in chunks as they are read, their checksum computed in the
 // same pass and sent in the trailer: the store keeps exactly what it
 // checked. Used for a caller's stream, which is read once and so cannot be
-// hashed before it goes (files and memory go in the header form,
-// detail/upload_checksum.hpp); as any stream, it is never sent twice.
+// hashed before it goes (as any stream, it is never sent twice), and for
+// the parts of a multipart upload from a file, each read once instead of
+// twice (a hashing pass, then the send, as the header form needs:
+// detail/upload_checksum.hpp); such a part is a restartable body
+// (http/restartable_body.hpp): every attempt reads and hashes it again.
+// A single PUT of a file or of memory goes in the header form.
 
 #include <floe/checksum/algorithm.hpp>
 #include <floe/config.hpp>
 #include <floe/error.hpp>
 #include <floe/http/body.hpp>
 #include <floe/http/fields.hpp>
+#include <floe/http/message.hpp>
 #include <floe/sigv4/aws_chunked.hpp>
 
 #include <cstdint>
@@ -37,6 +42,22 @@ struct trailer_state {
 // The body framing what `read` produces (`length` bytes; not replayable).
 FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> const& s);
 
+// The reader framing s's payload (s->enc made), pulling it from s->source.
+FLOE_DECL http::body_source::read_fn framing_reader(std::shared_ptr<trailer_state> const& s);
+
+// The trailer states of a restartable body's attempts: `latest` is the one
+// of the attempt sent last (its value is the checksum the store kept once
+// the request succeeded).
+struct trailer_attempts {
+  std::shared_ptr<trailer_state> latest;
+};
+
+// `length` bytes of the file at `path` from `offset`, framed and hashed as
+// they are read: restartable, each attempt opens the file and starts again
+// (a file shorter than that is an error of the attempt, as for file bodies).
+FLOE_DECL http::body_source file_trailer_body(std::string path, std::uint64_t offset, std::uint64_t length,
+                                              checksum::algorithm alg, std::shared_ptr<trailer_attempts> const& out);
+
 // Content-Encoding: aws-chunked, x-amz-decoded-content-length, x-amz-trailer
 // and x-amz-sdk-checksum-algorithm (x-amz-content-sha256 is the payload
 // hash the request is signed with: sigv4::streaming_unsigned_payload_trailer).
@@ -48,6 +69,12 @@ FLOE_DECL void set_trailer_headers(http::fields& h, checksum::algorithm a, std::
 // about aws-chunked, x-amz-content-sha256, x-amz-trailer or
 // x-amz-decoded-content-length).
 FLOE_DECL bool refuses_trailer(error const& e);
+
+// For op_spec::before_retry of a trailer-form request: Ceph RGW 16.2's
+// refusal of the form (400 XAmzContentSHA256Mismatch, retryable for a
+// hashed body) is not tried again in this form: the store takes none. An
+// empty error: retry as usual.
+FLOE_DECL error trailer_refused_before_retry(http::response const& res);
 
 }  // namespace floe::s3::detail
 

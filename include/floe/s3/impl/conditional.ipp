@@ -2,6 +2,7 @@
 #include <floe/errors/classify.hpp>
 #include <floe/errors/reply_error.hpp>
 #include <floe/s3/conditional.hpp>
+#include <floe/http/restartable_body.hpp>
 
 #include <floe/retry/policy.hpp>
 
@@ -188,7 +189,7 @@ FLOE_DECL boost::asio::awaitable<result<write_outcome>> put_conditional(client& 
   auto r = co_await c.async_put_object(bucket, key, b1, pp, asio::use_awaitable);
   result<write_outcome> out = r ? result<write_outcome>(write_outcome{written{r->etag, r->version_id}})
                                 : outcome_of_error(r.error(), feature);
-  if (!has_match || !quoting_refused(out) || !body.replayable()) co_return out;
+  if (!has_match || !quoting_refused(out) || !http::can_replay(body)) co_return out;
 
   auto head = co_await c.async_head_object(bucket, key, asio::use_awaitable);
   if (!head || !same_etag(head->info.etag, p.if_match)) co_return out;  // a real lost race

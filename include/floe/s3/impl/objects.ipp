@@ -143,13 +143,7 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
   // A refusal of the form (Ceph RGW 16.2's XAmzContentSHA256Mismatch, a
   // retryable code for a hashed body) is not tried again in this form: the
   // store said it takes none.
-  op.before_retry = [&res]() -> error {
-    if (res.status != 400 || res.body.find("XAmzContentSHA256Mismatch") == std::string::npos) return {};
-    error e(errc::unsupported, "the store refused the aws-chunked trailer form");
-    e.diag.http_status = res.status;
-    e.diag.code = "XAmzContentSHA256Mismatch";
-    return e;
-  };
+  op.before_retry = [&res]() -> error { return detail::trailer_refused_before_retry(res); };
   co_await perform(op, req, res, x.scratch());
   op.payload_hash.clear();
   op.before_retry = nullptr;

@@ -2,6 +2,7 @@
 #include <floe/service/driver.hpp>
 
 #include <floe/http/exchange.hpp>
+#include <floe/http/restartable_body.hpp>
 #include <floe/retry/clock_skew.hpp>
 #include <floe/service/diagnostics.hpp>
 #include <floe/service/request_machine.hpp>
@@ -270,7 +271,7 @@ FLOE_DECL request_machine::params driver::machine_params(request_spec const& spe
   // Only the request body: whether the reply's sink took bytes is a fact of
   // each attempt (exchange_facts::sink_dirty), and one that took none can
   // be sent again (retry::may_send_again).
-  mp.traits.replayable_body = req.body.replayable();
+  mp.traits.replayable_body = http::can_replay(req.body);
   mp.signs = spec.signs;
   mp.refreshable = spec.signs && !spec.fixed && provider_ && provider_->refreshable();
   return mp;

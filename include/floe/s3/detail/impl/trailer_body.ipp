@@ -1,16 +1,18 @@
 #pragma once
 #include <floe/s3/detail/trailer_body.hpp>
 
+#include <floe/http/file_io.hpp>
+#include <floe/http/restartable_body.hpp>
+
 #include <string_view>
 
 namespace floe::s3::detail {
 
-FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> const& s) {
-  auto const encoded = sigv4::aws_chunked_length(s->length, trailer_chunk, s->alg);
-  s->enc.emplace(s->length, trailer_chunk, s->alg);
-  // Each call frames the next piece, pulling payload bytes from the stream;
-  // a stream that ends before its length is an error, not a short body.
-  auto read = [s](std::span<char> dst, boost::system::error_code& ec) -> std::size_t {
+// The reader framing s's payload: each call frames the next piece, pulling
+// payload bytes from s->source; a source that ends before its length is an
+// error, not a short body.
+FLOE_DECL http::body_source::read_fn framing_reader(std::shared_ptr<trailer_state> const& s) {
+  return [s](std::span<char> dst, boost::system::error_code& ec) -> std::size_t {
     auto const n = s->enc->next(dst, [&](std::span<char> d) -> std::size_t {
       if (ec) return 0;
       auto const got = s->source(d, ec);
@@ -20,7 +22,42 @@ FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> c
     if (n == 0 && !s->enc->done() && !ec) ec = make_error_code(errc::invalid_argument);
     return n;
   };
-  return http::body_source::stream(std::move(read), encoded);
+}
+
+FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> const& s) {
+  auto const encoded = sigv4::aws_chunked_length(s->length, trailer_chunk, s->alg);
+  s->enc.emplace(s->length, trailer_chunk, s->alg);
+  return http::body_source::stream(framing_reader(s), encoded);
+}
+
+FLOE_DECL http::body_source file_trailer_body(std::string path, std::uint64_t offset, std::uint64_t length,
+                                              checksum::algorithm alg, std::shared_ptr<trailer_attempts> const& out) {
+  auto start = [path = std::move(path), offset, length, alg, out]() -> http::body_source::read_fn {
+    auto st = std::make_shared<trailer_state>();
+    st->length = length;
+    st->alg = alg;
+    st->enc.emplace(length, trailer_chunk, alg);
+    out->latest = st;
+    auto fd = std::make_shared<http::detail::unique_fd>(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    int const open_errno = fd->fd < 0 ? errno : 0;
+    // The state owns its source: the source sees it by a plain pointer.
+    st->source = [fd, open_errno, offset, s = st.get()](std::span<char> d, boost::system::error_code& ec) -> std::size_t {
+      if (fd->fd < 0) {
+        ec = boost::system::error_code(open_errno, boost::system::system_category());
+        return 0;
+      }
+      for (;;) {
+        auto const n = ::pread(fd->fd, d.data(), d.size(), static_cast<off_t>(offset + s->pos));
+        if (n >= 0) return static_cast<std::size_t>(n);
+        if (errno != EINTR) {
+          ec = http::detail::errno_code();
+          return 0;
+        }
+      }
+    };
+    return framing_reader(st);
+  };
+  return http::restartable_body(std::move(start), sigv4::aws_chunked_length(length, trailer_chunk, alg));
 }
 
 FLOE_DECL void set_trailer_headers(http::fields& h, checksum::algorithm a, std::uint64_t payload) {
@@ -42,6 +79,14 @@ FLOE_DECL bool refuses_trailer(error const& e) {
     return false;
   };
   return names(e.diag.message);
+}
+
+FLOE_DECL error trailer_refused_before_retry(http::response const& res) {
+  if (res.status != 400 || res.body.find("XAmzContentSHA256Mismatch") == std::string::npos) return {};
+  error e(errc::unsupported, "the store refused the aws-chunked trailer form");
+  e.diag.http_status = res.status;
+  e.diag.code = "XAmzContentSHA256Mismatch";
+  return e;
 }
 
 }  // namespace floe::s3::detail
