@@ -34,6 +34,7 @@ import watch_scenario
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tests",
                                 "support", "proxy"))
 import checksums  # noqa: E402  the test proxy's CRCs (C when a compiler is there)
+from body_check import AwsChunkedDecoder, decode_value  # noqa: E402  the test proxy's aws-chunked decoder
 from stores import free_port
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -299,6 +300,32 @@ class Harness:
         if missing or bad:
             raise RuntimeError(f"PUT check: {len(missing)} of {n} objects missing, {len(bad)} with wrong bytes")
 
+    @staticmethod
+    def received_bytes(path):
+        """A stored piece's payload, in pieces. nginx keeps a body as it came:
+        one sent in the aws-chunked trailer form (floe's parts with checksums
+        on) is decoded here and its trailer's checksum checked."""
+        with open(path, "rb") as f:
+            first = f.read(16)
+            f.seek(0)
+            if not re.match(rb"[0-9a-fA-F]{1,8}(;[^\r]*)?\r\n", first):
+                while chunk := f.read(8 * MiB):
+                    yield chunk
+                return
+            dec = AwsChunkedDecoder()
+            crc = checksums.Digest("crc64nvme")  # the CLI's default algorithm
+            while chunk := f.read(8 * MiB):
+                out = dec.feed(chunk)
+                if dec.error is not None:
+                    raise RuntimeError(f"PUT check: {path}: not aws-chunked after all: {dec.error}")
+                crc.update(out)
+                yield out
+        value = dec.trailers.get("x-amz-checksum-crc64nvme")
+        if not dec.done or value is None:
+            raise RuntimeError(f"PUT check: {path}: an aws-chunked body without its end or a CRC64NVME trailer")
+        if crc.value() != decode_value("crc64nvme", value):
+            raise RuntimeError(f"PUT check: {path}: the trailer's CRC64NVME does not match the bytes")
+
     def check_big_put(self, key):
         """The object as received: one PUT's file, or the parts in order."""
         h = hashlib.sha256()
@@ -312,10 +339,9 @@ class Harness:
         files = [p for _, p in parts] if parts else ([whole] if os.path.exists(whole) else [])
         size = 0
         for p in files:
-            with open(p, "rb") as f:
-                while chunk := f.read(8 * MiB):
-                    h.update(chunk)
-                    size += len(chunk)
+            for chunk in self.received_bytes(p):
+                h.update(chunk)
+                size += len(chunk)
             os.unlink(p)
         if os.path.exists(whole):
             os.unlink(whole)

@@ -67,7 +67,8 @@ FLOE_DECL void set_trailer_headers(http::fields& h, checksum::algorithm a, std::
 // object): a 501, or a 400 naming the content hash or the encoding
 // (XAmzContentSHA256Mismatch, InvalidArgument/InvalidRequest/NotImplemented
 // about aws-chunked, x-amz-content-sha256, x-amz-trailer or
-// x-amz-decoded-content-length).
+// x-amz-decoded-content-length, or Scality's "Trailing checksum is not
+// supported").
 FLOE_DECL bool refuses_trailer(error const& e);
 
 // For op_spec::before_retry of a trailer-form request: Ceph RGW 16.2's

@@ -8,10 +8,12 @@
 //
 // The header form (x-amz-checksum-<alg> before the body) needs the value
 // before the first byte goes out: a memory body is hashed where it lies, a
-// file body (or a part of one) in a first pass over the bytes that are then
-// sent. A file that changes between that pass and the send goes out with a
-// value that no longer matches its bytes, and the store refuses it (400
-// BadDigest): a changed file is never stored under a stale checksum.
+// file body of a single PUT (or a part of a multipart upload, where the
+// store refuses the trailer form: detail/trailer_body.hpp) in a first pass
+// over the bytes that are then sent. A file that changes between that pass
+// and the send goes out with a value that no longer matches its bytes, and
+// the store refuses it (400 BadDigest): a changed file is never stored
+// under a stale checksum.
 
 #include <floe/checksum/algorithm.hpp>
 #include <floe/checksum/hasher.hpp>

@@ -74,7 +74,7 @@ FLOE_DECL bool refuses_trailer(error const& e) {
   if (e.diag.code == "XAmzContentSHA256Mismatch") return true;
   auto names = [](std::string_view m) {
     for (std::string_view w : {"aws-chunked", "x-amz-content-sha256", "x-amz-trailer", "x-amz-decoded-content-length",
-                               "STREAMING-", "Content-Encoding", "content hash", "trailer"})
+                               "STREAMING-", "Content-Encoding", "content hash", "trailer", "Trailing checksum"})
       if (m.find(w) != std::string_view::npos) return true;
     return false;
   };
