@@ -5,6 +5,7 @@
 // frame small (see detail/operation.hpp, op_scratch).
 #include <floe/s3/client.hpp>
 
+#include <floe/http/restartable_body.hpp>
 #include <floe/s3/detail/exchange_pool.hpp>
 #include <floe/s3/detail/operation.hpp>
 #include <floe/s3/detail/reply_decoding.hpp>
@@ -120,7 +121,7 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_put(std::string 
 // store refused the form itself before a byte of the stream was read
 // (learned for the session: the caller goes on without a checksum). A
 // stream refused after a byte of it was read cannot go again: that refusal
-// is the answer.
+// is the answer (a restartable stream can: it goes on as one refused first).
 FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_put_trailer(detail::op_spec& op,
                                                                                         http::body_source const& body,
                                                                                         put_params const& p,
@@ -131,7 +132,10 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
   detail::exchange_lease x(spare_exchanges_);
   http::request& req = x.req();
   http::response& res = x.res();
-  st->source = body.reader();
+  // A restartable stream (http/restartable_body.hpp) starts a reader of
+  // its own: the same body may be put again (async_put_conditional).
+  auto const* restart = http::restartable_of(body);
+  st->source = restart ? restart->start() : body.reader();
   req.body = detail::stream_trailer_body(st);
   detail::set_object_headers(req, p);
   detail::set_trailer_headers(req.headers, alg, body.size());
@@ -150,8 +154,9 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
   if (auto& e = x.scratch().failure; e.code) {
     if (!detail::refuses_trailer(e)) co_return std::move(e);
     quirks_->set_refuses_trailer(store_key());
-    if (st->pos > 0) {
-      // Ceph RGW 16.2 reads the body before it refuses: the stream is gone.
+    if (st->pos > 0 && !restart) {
+      // Ceph RGW 16.2 reads the body before it refuses: the stream is gone
+      // (a restartable one starts again, without a checksum as any stream).
       error gone = std::move(e);
       gone.code = make_error_code(errc::unsupported);
       gone.diag.message =
