@@ -20,6 +20,7 @@
 #include <floe/sigv4/aws_chunked.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -51,6 +52,14 @@ FLOE_DECL http::body_source::read_fn framing_reader(std::shared_ptr<trailer_stat
 struct trailer_attempts {
   std::shared_ptr<trailer_state> latest;
 };
+
+// `length` bytes from a reader `source` makes anew for each attempt,
+// framed and hashed as they are read: a restartable body
+// (http/restartable_body.hpp) whose every attempt starts the framing and
+// the checksum again.
+FLOE_DECL http::body_source restartable_trailer_body(std::function<http::body_source::read_fn()> source,
+                                                     std::uint64_t length, checksum::algorithm alg,
+                                                     std::shared_ptr<trailer_attempts> const& out);
 
 // `length` bytes of the file at `path` from `offset`, framed and hashed as
 // they are read: restartable, each attempt opens the file and starts again

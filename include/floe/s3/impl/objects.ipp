@@ -132,11 +132,17 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
   detail::exchange_lease x(spare_exchanges_);
   http::request& req = x.req();
   http::response& res = x.res();
-  // A restartable stream (http/restartable_body.hpp) starts a reader of
-  // its own: the same body may be put again (async_put_conditional).
+  // A restartable stream (http/restartable_body.hpp) stays one in this
+  // form: each attempt (and each put of the same body, as
+  // async_put_conditional may make) reads and hashes it from its start.
   auto const* restart = http::restartable_of(body);
-  st->source = restart ? restart->start() : body.reader();
-  req.body = detail::stream_trailer_body(st);
+  auto attempts = std::make_shared<detail::trailer_attempts>();
+  if (restart) {
+    req.body = detail::restartable_trailer_body(restart->start, body.size(), alg, attempts);
+  } else {
+    st->source = body.reader();
+    req.body = detail::stream_trailer_body(st);
+  }
   detail::set_object_headers(req, p);
   detail::set_trailer_headers(req.headers, alg, body.size());
   detail::set_write_conditions(req, op, p.if_match, p.if_match_unquoted, p.if_none_match);
@@ -167,7 +173,7 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
     co_return std::nullopt;
   }
   auto out = detail::put_result_from(res);
-  out.checksum = st->enc->value().base64();
+  out.checksum = (restart ? attempts->latest : st)->enc->value().base64();
   out.checksum_algorithm = alg;
   out.checksum_form = "trailer";
   co_return out;

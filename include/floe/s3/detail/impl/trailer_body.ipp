@@ -30,34 +30,47 @@ FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> c
   return http::body_source::stream(framing_reader(s), encoded);
 }
 
-FLOE_DECL http::body_source file_trailer_body(std::string path, std::uint64_t offset, std::uint64_t length,
-                                              checksum::algorithm alg, std::shared_ptr<trailer_attempts> const& out) {
-  auto start = [path = std::move(path), offset, length, alg, out]() -> http::body_source::read_fn {
+FLOE_DECL http::body_source restartable_trailer_body(std::function<http::body_source::read_fn()> source,
+                                                     std::uint64_t length, checksum::algorithm alg,
+                                                     std::shared_ptr<trailer_attempts> const& out) {
+  auto start = [source = std::move(source), length, alg, out]() -> http::body_source::read_fn {
     auto st = std::make_shared<trailer_state>();
     st->length = length;
     st->alg = alg;
     st->enc.emplace(length, trailer_chunk, alg);
+    st->source = source();
     out->latest = st;
+    return framing_reader(st);
+  };
+  return http::restartable_body(std::move(start), sigv4::aws_chunked_length(length, trailer_chunk, alg));
+}
+
+FLOE_DECL http::body_source file_trailer_body(std::string path, std::uint64_t offset, std::uint64_t length,
+                                              checksum::algorithm alg, std::shared_ptr<trailer_attempts> const& out) {
+  // Each attempt opens the file and reads the region from its start.
+  auto source = [path = std::move(path), offset]() -> http::body_source::read_fn {
     auto fd = std::make_shared<http::detail::unique_fd>(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     int const open_errno = fd->fd < 0 ? errno : 0;
-    // The state owns its source: the source sees it by a plain pointer.
-    st->source = [fd, open_errno, offset, s = st.get()](std::span<char> d, boost::system::error_code& ec) -> std::size_t {
+    auto at = std::make_shared<std::uint64_t>(offset);
+    return [fd, open_errno, at](std::span<char> d, boost::system::error_code& ec) -> std::size_t {
       if (fd->fd < 0) {
         ec = boost::system::error_code(open_errno, boost::system::system_category());
         return 0;
       }
       for (;;) {
-        auto const n = ::pread(fd->fd, d.data(), d.size(), static_cast<off_t>(offset + s->pos));
-        if (n >= 0) return static_cast<std::size_t>(n);
+        auto const n = ::pread(fd->fd, d.data(), d.size(), static_cast<off_t>(*at));
+        if (n >= 0) {
+          *at += static_cast<std::uint64_t>(n);
+          return static_cast<std::size_t>(n);
+        }
         if (errno != EINTR) {
           ec = http::detail::errno_code();
           return 0;
         }
       }
     };
-    return framing_reader(st);
   };
-  return http::restartable_body(std::move(start), sigv4::aws_chunked_length(length, trailer_chunk, alg));
+  return restartable_trailer_body(std::move(source), length, alg, out);
 }
 
 FLOE_DECL void set_trailer_headers(http::fields& h, checksum::algorithm a, std::uint64_t payload) {
