@@ -37,8 +37,8 @@
 // (the GET tried once more first where no byte reached the caller). Every
 // upload carries a checksum (CRC64NVME unless put_params or client_config
 // names another; when_required sends none unless one is named): memory and
-// file bodies, and each part, in the header form (a file hashed in a first
-// pass on the blocking worker thread, see Threading), a caller's stream in
+// file bodies in the header form (a file hashed in a first pass on the
+// blocking worker thread), each part of a file and a caller's stream in
 // the aws-chunked trailer form unless the store refuses it; Complete
 // carries the whole object's (FULL_OBJECT CRC combined locally, or
 // COMPOSITE). A body refused as BadDigest or XAmzContentSHA256Mismatch is
