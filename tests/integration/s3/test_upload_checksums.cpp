@@ -302,8 +302,18 @@ TEST_CASE("a multipart upload: a checksum per part, the whole object's combined,
   int const in_header = count_with_header(b.name, "x-amz-checksum-crc64nvme");
   int const in_trailer = count_with_header(b.name, "x-amz-trailer");
   int const rule = flip_request(b.name, "obj", "PUT", 1, 5000, "partNumber=2&");
-  auto u = upload(io, *c, b.name, "obj", src);
+  // Progress counts the file's bytes, not the framing's: never above the
+  // size, and the size at the end.
+  std::uint64_t last = 0, most = 0;
+  put_params pp;
+  pp.on_progress = [&last, &most](std::uint64_t n) {
+    last = n;
+    most = std::max(most, n);
+  };
+  auto u = upload(io, *c, b.name, "obj", src, pp);
   REQUIRE_OK(u);
+  CHECK(last == data.size());
+  CHECK(most == data.size());
   CHECK(u->parts == 3);
   CHECK(u->checksum == floe::checksum::hasher::of(algorithm::crc64nvme, data).base64());
   CHECK(ctl.rule_counter(rule, "fired") == 1);

@@ -184,11 +184,11 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
             req.body = http::body_source::file(path, off, len);
           }
           if (p.on_progress) {
-            // Framed bytes count as the payload's share of them.
+            // Framed bytes count as the payload's share of them (the framing
+            // is well under 1% of a part: the product cannot overflow).
             std::uint64_t const framed = req.body.size();
             req.on_body_sent = [&part_sent, &total_sent, &p, i, len, framed](std::uint64_t n) {
-              auto const payload = n >= framed ? len
-                                               : static_cast<std::uint64_t>(static_cast<unsigned __int128>(n) * len / framed);
+              auto const payload = n >= framed ? len : n - (framed - len) * n / framed;
               total_sent = total_sent - part_sent[i] + payload;  // a retried part starts again from 0
               part_sent[i] = payload;
               p.on_progress(total_sent);
