@@ -2,6 +2,8 @@
 // (service/request_machine.hpp), without a socket, a clock or a provider.
 #include <floe/service/request_machine.hpp>
 
+#include "machine_support.hpp"
+
 #include <doctest/doctest.h>
 
 using namespace floe::service;
@@ -22,11 +24,7 @@ struct bench {
   request_machine make() { return request_machine(p, q, mp); }
 };
 
-reply_facts reply(kind k) {
-  reply_facts f;
-  f.kind = k;
-  return f;
-}
+using service_test::reply;
 
 transport_facts lost(bool reached = true) {
   transport_facts t;
