@@ -32,9 +32,6 @@ inline std::string data_file(std::string const& rel) { return slurp(env_or_fail(
 
 inline std::string our_data(std::string const& name) { return data_file("errors/" + name); }
 
-/// An S3 event message under tests/data/events.
-inline std::string event_file(std::string const& name) { return data_file("events/" + name); }
-
 inline std::string reply_vector_dir() { return env_or_fail("FLOE_TEST_DATA") + "/vectors/errors/"; }
 
 }  // namespace floe_test

@@ -264,9 +264,9 @@ result<void> set_head_concurrency(command_line& cl, std::string_view value) {
 
 constexpr option_spec writer{"writer", 0, "NAME", "init, add, reconcile: the writer the commits record\n(default: floe@HOST/PID)",
                              set_writer};
-constexpr option_spec ledger_concurrency{"concurrency", 0, "N", "add, reconcile: objects HEADed at once (1-64, default 8)",
+constexpr option_spec concurrency{"concurrency", 0, "N", "add, reconcile: objects HEADed at once (1-64, default 8)",
                                   set_head_concurrency};
-constexpr option_spec const* ledger_options[] = {&writer, &ledger_concurrency};
+constexpr option_spec const* ledger_options[] = {&writer, &concurrency};
 
 constexpr verb_spec ledger_verbs[] = {
     {.name = "ledger",

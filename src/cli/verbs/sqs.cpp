@@ -166,7 +166,7 @@ result<void> set_wait(command_line& cl, std::string_view v) {
   return {};
 }
 
-result<void> set_sqs_visibility(command_line& cl, std::string_view v) {
+result<void> set_visibility(command_line& cl, std::string_view v) {
   auto s = seconds_within("--visibility", v, sqs::max_visibility_timeout);
   if (!s) return s.error();
   cl.sqs.visibility = *s;
@@ -188,16 +188,16 @@ constexpr option_spec max{"max", 0, "N",
 constexpr option_spec wait{"wait", 0, "S", "receive: wait up to S seconds (0-20) for a message (long\npoll); default: "
                                            "the queue's ReceiveMessageWaitTimeSeconds",
                            set_wait};
-constexpr option_spec sqs_visibility{"visibility", 0, "S",
+constexpr option_spec visibility{"visibility", 0, "S",
                                  "receive: hide the messages received from other\nreceivers for S seconds (0-43200); "
                                  "default: the queue's",
-                                 set_sqs_visibility};
+                                 set_visibility};
 constexpr option_spec delete_after{"delete", 0, "",
                                    "receive: delete each message once it is printed",
                                    set_sqs_flag<&command_line::sqs_options::delete_after>};
 constexpr option_spec drain{"drain", 0, "", "receive: keep receiving until a receive comes back empty",
                             set_sqs_flag<&command_line::sqs_options::drain>};
-constexpr option_spec const* sqs_options[] = {&lines, &max, &wait, &sqs_visibility, &delete_after, &drain};
+constexpr option_spec const* sqs_options[] = {&lines, &max, &wait, &visibility, &delete_after, &drain};
 
 constexpr verb_spec sqs_verbs[] = {
     {.name = "sqs",

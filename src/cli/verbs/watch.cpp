@@ -59,7 +59,7 @@ result<void> check_watch(command_line const& cl) {
   return {};
 }
 
-result<void> set_watch_visibility(command_line& cl, std::string_view value) {
+result<void> set_visibility(command_line& cl, std::string_view value) {
   std::uint64_t n = 0;
   if (!parse_unsigned(value, n) || n < 10 || n > 43200) return usage("--visibility-timeout takes 10 to 43200 seconds");
   cl.visibility = std::chrono::seconds(n);
@@ -120,10 +120,10 @@ constexpr option_spec metrics{
     [](command_line& cl, std::string_view v) { return set_nonempty(cl, v, &command_line::metrics, "--metrics"); }};
 constexpr option_spec log_format{"log-format", 0, "FORMAT", "the log on stderr: text (default) or json",
                                  set_text<&command_line::log_format>};
-constexpr option_spec watch_visibility{"visibility-timeout", 0, "S",
+constexpr option_spec visibility{"visibility-timeout", 0, "S",
                                  "visibility asked for on receive and kept up while in work\n(10-43200, default 60)",
-                                 set_watch_visibility};
-constexpr option_spec watch_concurrency{"concurrency", 0, "N", "objects HEADed at once (1-64, default 8)", set_watch_concurrency};
+                                 set_visibility};
+constexpr option_spec concurrency{"concurrency", 0, "N", "objects HEADed at once (1-64, default 8)", set_watch_concurrency};
 constexpr option_spec reconcile_every{"reconcile-every", 0, "DURATION",
                                       "also list each PATTERN's prefix this often (10s, 15m, 1h) and\n"
                                       "register the matching objects the ledger lacks",
@@ -137,7 +137,7 @@ constexpr option_spec receive_ahead{"receive-ahead", 0, "N",
                                     "them the next batch (0-1000, default 30; 0: receive only\nbetween batches)",
                                     set_receive_ahead};
 constexpr option_spec const* watch_options[] = {&queue, &ledger_option, &exec, &jsonl, &metrics, &log_format,
-                                                &watch_visibility, &watch_concurrency, &reconcile_every, &removals,
+                                                &visibility, &concurrency, &reconcile_every, &removals,
                                                 &receive_ahead};
 
 constexpr verb_spec watch_verbs[] = {

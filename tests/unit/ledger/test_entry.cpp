@@ -10,14 +10,14 @@ using floe::errc;
 using namespace floe::ledger;
 
 namespace {
-entry entry_of(std::string key, std::string etag = "e1", std::string version = "", std::uint64_t size = 1) {
+entry E(std::string key, std::string etag = "e1", std::string version = "", std::uint64_t size = 1) {
   return entry{"b", std::move(key), std::move(etag), std::move(version), size};
 }
 }  // namespace
 
 TEST_CASE("validate_entry names the field and the object") {
-  CHECK(validate_entry(entry_of("k")).has_value());
-  CHECK(validate_entry(entry_of("d\xc3\xa9j\xc3\xa0/\xe2\x98\x83 x+y%.parquet", "abc-2", "v.1")).has_value());
+  CHECK(validate_entry(E("k")).has_value());
+  CHECK(validate_entry(E("d\xc3\xa9j\xc3\xa0/\xe2\x98\x83 x+y%.parquet", "abc-2", "v.1")).has_value());
   auto reason = [](entry const& e) {
     auto r = validate_entry(e);
     REQUIRE_FALSE(r.has_value());
@@ -26,33 +26,33 @@ TEST_CASE("validate_entry names the field and the object") {
   };
   CHECK(reason(entry{"", "k", "e", "", 0}).find("bucket") != std::string::npos);
   CHECK(reason(entry{"a/b", "k", "e", "", 0}).find("'/'") != std::string::npos);
-  CHECK(reason(entry_of("")).find("key") != std::string::npos);
-  CHECK(reason(entry_of(std::string(1025, 'k'))).find("1024") != std::string::npos);
-  CHECK(reason(entry_of("\xff")).find("not UTF-8") != std::string::npos);
-  CHECK(reason(entry_of("k", "")).find("no ETag") != std::string::npos);
-  CHECK(reason(entry_of("k", "\"e\"")).find("ETag") != std::string::npos);
-  CHECK(reason(entry_of("k", "e e")).find("ETag") != std::string::npos);
-  CHECK(reason(entry_of("k", "e", "v\n")).find("version") != std::string::npos);
+  CHECK(reason(E("")).find("key") != std::string::npos);
+  CHECK(reason(E(std::string(1025, 'k'))).find("1024") != std::string::npos);
+  CHECK(reason(E("\xff")).find("not UTF-8") != std::string::npos);
+  CHECK(reason(E("k", "")).find("no ETag") != std::string::npos);
+  CHECK(reason(E("k", "\"e\"")).find("ETag") != std::string::npos);
+  CHECK(reason(E("k", "e e")).find("ETag") != std::string::npos);
+  CHECK(reason(E("k", "e", "v\n")).find("version") != std::string::npos);
   // The message names the object, printable.
-  CHECK(reason(entry_of("a\nb", "")).find("b/a?b (ETag ") != std::string::npos);
+  CHECK(reason(E("a\nb", "")).find("b/a?b (ETag ") != std::string::npos);
 }
 
 TEST_CASE("identity is bucket, key, ETag and version id; the size is not part of it") {
-  CHECK(same_identity(entry_of("k", "e", "", 1), entry_of("k", "e", "", 2)));
-  CHECK_FALSE(same_identity(entry_of("k", "e"), entry_of("k", "f")));
-  CHECK_FALSE(same_identity(entry_of("k", "e", "v1"), entry_of("k", "e", "v2")));
-  CHECK_FALSE(same_identity(entry_of("k", "e", "v1"), entry_of("k", "e")));
+  CHECK(same_identity(E("k", "e", "", 1), E("k", "e", "", 2)));
+  CHECK_FALSE(same_identity(E("k", "e"), E("k", "f")));
+  CHECK_FALSE(same_identity(E("k", "e", "v1"), E("k", "e", "v2")));
+  CHECK_FALSE(same_identity(E("k", "e", "v1"), E("k", "e")));
   CHECK_FALSE(same_identity(entry{"a", "k", "e", "", 1}, entry{"b", "k", "e", "", 1}));
 
   entry_set s;
-  CHECK(s.insert(entry_of("k", "e", "", 1)) == 0);
-  CHECK(s.insert(entry_of("k", "e", "", 2)) == entry_set::npos);  // same identity
-  CHECK(s.insert(entry_of("k", "f")) == 1);
-  CHECK(s.insert(entry_of("k", "e", "v")) == 2);
+  CHECK(s.insert(E("k", "e", "", 1)) == 0);
+  CHECK(s.insert(E("k", "e", "", 2)) == entry_set::npos);  // same identity
+  CHECK(s.insert(E("k", "f")) == 1);
+  CHECK(s.insert(E("k", "e", "v")) == 2);
   CHECK(s.insert(entry{"c", "k", "e", "", 1}) == 3);
   CHECK(s.size() == 4);
-  CHECK(s.contains(entry_of("k", "e", "", 99)));
-  CHECK_FALSE(s.contains(entry_of("k", "e", "w")));
+  CHECK(s.contains(E("k", "e", "", 99)));
+  CHECK_FALSE(s.contains(E("k", "e", "w")));
   CHECK_FALSE(s.contains(entry{"d", "k", "e", "", 1}));
   auto v = s.at(3);
   CHECK(v.bucket == "c");
@@ -85,8 +85,8 @@ TEST_CASE("entry_set: many entries, keys of every length, order kept, compact") 
   CHECK(s.memory_bytes() < static_cast<std::size_t>(n) * 160);
   s.clear();
   CHECK(s.empty());
-  CHECK_FALSE(s.contains(entry_of("k")));
-  CHECK(s.insert(entry_of("k")) == 0);
+  CHECK_FALSE(s.contains(E("k")));
+  CHECK(s.insert(E("k")) == 0);
 }
 
 TEST_CASE("ledger_state applies commits and counts entries the log has twice") {
@@ -97,10 +97,10 @@ TEST_CASE("ledger_state applies commits and counts entries the log has twice") {
   CHECK(st.next() == 1);
   commit c;
   c.number = 1;
-  c.entries = {entry_of("a"), entry_of("b")};
+  c.entries = {E("a"), E("b")};
   CHECK(st.apply(c) == 0);
   c.number = 2;
-  c.entries = {entry_of("b"), entry_of("c")};
+  c.entries = {E("b"), E("c")};
   CHECK(st.apply(c) == 1);
   CHECK(st.next() == 3);
   CHECK(st.entries().size() == 3);

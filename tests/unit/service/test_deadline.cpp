@@ -4,8 +4,6 @@
 #include <floe/service/diagnostics.hpp>
 #include <floe/service/request_machine.hpp>
 
-#include "machine_support.hpp"
-
 #include <doctest/doctest.h>
 
 using namespace floe::service;
@@ -22,13 +20,13 @@ struct fake_clock {
   void advance(std::chrono::nanoseconds d) { t += d; }
 };
 
-struct deadline_bench {
+struct bench {
   floe::retry::standard_params p;
   floe::retry::quota q{p};
   request_machine::params mp;
   fake_clock clock;
 
-  deadline_bench() { mp.signs = false; }
+  bench() { mp.signs = false; }
   request_machine make(std::chrono::nanoseconds budget) {
     mp.deadline = clock.t + budget;
     request_machine m(p, q, mp);
@@ -37,12 +35,16 @@ struct deadline_bench {
   }
 };
 
-using service_test::reply;
+reply_facts reply(kind k) {
+  reply_facts f;
+  f.kind = k;
+  return f;
+}
 
 }  // namespace
 
 TEST_CASE("deadline: within the budget the machine decides as without one") {
-  deadline_bench b;
+  bench b;
   auto m = b.make(10s);
   auto a = m.start();
   REQUIRE(a.what == step::send);
@@ -59,7 +61,7 @@ TEST_CASE("deadline: within the budget the machine decides as without one") {
 }
 
 TEST_CASE("deadline: a back-off that would end past it is not waited; the request fails with timeout") {
-  deadline_bench b;
+  bench b;
   auto m = b.make(1s);
   auto a = m.start();
   REQUIRE(a.what == step::send);
@@ -75,7 +77,7 @@ TEST_CASE("deadline: a back-off that would end past it is not waited; the reques
 }
 
 TEST_CASE("deadline: no attempt starts at or past it, whatever else allows one") {
-  deadline_bench b;
+  bench b;
   auto m = b.make(1s);
   auto a = m.start();
   REQUIRE(a.what == step::send);
@@ -90,7 +92,7 @@ TEST_CASE("deadline: no attempt starts at or past it, whatever else allows one")
 }
 
 TEST_CASE("deadline: a redirect followed past it is not sent") {
-  deadline_bench b;
+  bench b;
   auto m = b.make(1s);
   (void)m.start();
   auto a = m.on_reply(reply(kind::redirect), 0.5);
@@ -103,7 +105,7 @@ TEST_CASE("deadline: a redirect followed past it is not sent") {
 }
 
 TEST_CASE("deadline: a signed request whose credentials came after it is not sent") {
-  deadline_bench b;
+  bench b;
   b.mp.signs = true;
   auto m = b.make(200ms);
   auto a = m.start();
@@ -117,7 +119,7 @@ TEST_CASE("deadline: a signed request whose credentials came after it is not sen
 }
 
 TEST_CASE("deadline: an attempt cut by the runner fails with timeout") {
-  deadline_bench b;
+  bench b;
   auto m = b.make(1s);
   (void)m.start();
   auto a = m.on_deadline();

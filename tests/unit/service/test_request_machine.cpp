@@ -2,8 +2,6 @@
 // (service/request_machine.hpp), without a socket, a clock or a provider.
 #include <floe/service/request_machine.hpp>
 
-#include "machine_support.hpp"
-
 #include <doctest/doctest.h>
 
 using namespace floe::service;
@@ -24,7 +22,11 @@ struct bench {
   request_machine make() { return request_machine(p, q, mp); }
 };
 
-using service_test::reply;
+reply_facts reply(kind k) {
+  reply_facts f;
+  f.kind = k;
+  return f;
+}
 
 transport_facts lost(bool reached = true) {
   transport_facts t;

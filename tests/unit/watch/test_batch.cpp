@@ -14,7 +14,7 @@ using idx = std::vector<std::size_t>;
 
 namespace {
 
-using floe_test::event_file;
+std::string event_file(std::string const& name) { return floe_test::data_file("events/" + name); }
 
 object_filter filter(std::vector<char const*> patterns, std::string ledger_bucket = "lake",
                      std::string ledger_prefix = "ledgers/raw/") {

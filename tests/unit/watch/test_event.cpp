@@ -14,7 +14,7 @@ using namespace floe::watch;
 
 namespace {
 
-using floe_test::event_file;
+std::string event_file(std::string const& name) { return floe_test::data_file("events/" + name); }
 
 event_message parse_ok(std::string const& body) {
   auto r = parse_event_message(body);
