@@ -12,7 +12,10 @@
 // kept up like the batch's), and the next batch is every message received
 // since the last one began, so a batch's fixed round trips (ledger
 // refresh, commit, delete) are shared by more objects as the queue fills,
-// and a failing message costs a place in a receive but no batch's share.
+// and a failing message costs a place in a receive but no batch's share:
+// each object of the batch in work that fails gives a place back, filled
+// at once (a receive of as many as fit), so the next batch holds as many
+// messages that can commit as a clean batch would.
 // Receives ahead are short polls (no wait; after an empty one, the next
 // after a second or when the batch ends): a long poll cut short by stop()
 // would live on at the queue and could take the very messages handed back.
@@ -124,7 +127,8 @@ struct watcher_config {
   event_limits limits;
   int max_messages = 10;                         // per receive, 1..10
   /// Messages received ahead while a batch is in work (a receive is sent
-  /// while a whole one still fits); 0: receive only between batches.
+  /// while a whole one still fits), plus one for each object of the batch
+  /// in work that failed (filled at once, at most receive_ahead more); 0: receive only between batches.
   std::size_t receive_ahead = 30;
   std::chrono::seconds wait{20};                 // long poll, 0..20 s
   std::chrono::seconds visibility_timeout{60};   // asked for on receive and on every extension
@@ -215,7 +219,9 @@ class watcher {
   boost::asio::awaitable<void> receive_loop();
   boost::asio::awaitable<void> work_loop();
   boost::asio::awaitable<void> receiver();
-  bool may_receive() const noexcept;
+  bool may_receive() const noexcept { return receive_room() > 0; }
+  std::size_t receive_room() const noexcept;
+  void give_back_place();
   boost::asio::awaitable<void> wait_on(boost::asio::steady_timer& t, time_point until);
   boost::asio::awaitable<void> hand_back_ahead();
   boost::asio::awaitable<void> poll_loop();
@@ -265,6 +271,7 @@ class watcher {
   bool reconciling_ = false;
   bool long_polling_ = false;                // a long poll is in flight (stop() cancels it)
   std::vector<sqs::message> ahead_;          // received, held, not yet in a batch
+  std::size_t given_back_ = 0;               // places of the batch in work's failed objects
   time_point ahead_received_{};              // the latest receive's reply among them
   boost::asio::steady_timer ready_;          // the work loop waits on it for messages
   boost::asio::steady_timer room_;           // the receive loop waits on it for room

@@ -134,7 +134,8 @@ constexpr option_spec removals{"removals", 0, "",
                                set_flag<&command_line::removals>};
 constexpr option_spec receive_ahead{"receive-ahead", 0, "N",
                                     "messages received ahead while a batch is in work, all of\n"
-                                    "them the next batch (0-1000, default 30; 0: receive only\nbetween batches)",
+                                    "them the next batch, and one more for each of its objects\n"
+                                    "that failed (0-1000, default 30; 0: receive only\nbetween batches)",
                                     set_receive_ahead};
 constexpr option_spec const* watch_options[] = {&queue, &ledger_option, &exec, &jsonl, &metrics, &log_format,
                                                 &visibility, &concurrency, &reconcile_every, &removals,

@@ -83,6 +83,38 @@ class WatchLagTest(WatchCase):
         self.assertEqual(len({commits[k] for k in later}), 1, commits)
         self.assertGreater(commits[later[0]], commits["in/first.parquet"])
 
+    def test_a_failed_objects_place_is_received_for_while_the_batch_is_in_work(self):
+        # --receive-ahead 10: ten more messages are held while a batch is in
+        # work, plus the place of each of its objects that failed, so a
+        # failing message does not cost the next batch a healthy one.
+        started = os.path.join(self.home.name, self.name + ".started")
+        go = os.path.join(self.home.name, self.name + ".go")
+        work = (f'case "$FLOE_KEY" in *first*) touch {started}; '
+                f'while [ ! -e {go} ]; do sleep 0.05; done;; *bad*) exit 3;; esac')
+        # Both queued before the watcher starts: its first receive has them.
+        self.put("in/first.parquet")
+        self.put("in/bad.parquet")
+        w = self.watcher(extra=["--exec", work, "--receive-ahead", "10"])
+        wait_for("the held --exec to start", lambda: os.path.exists(started), timeout=60)
+        wait_for("the bad object's --exec to fail in the same batch", lambda: len(w.events("exec_failed")) == 1,
+                 timeout=60)
+        later = [f"in/later-{i:02}.parquet" for i in range(11)]
+        for k in later:
+            self.put(k)
+        # 2 in the batch, 10 ahead and 1 more for the failed object's place:
+        # none left visible (without the given-back place: 12 held, 1 visible).
+        wait_for("13 messages held and none visible",
+                 lambda: (w.metric("floe_watch_messages_held"), self.queue_counts(self.queue)[0]) == (13, 0),
+                 timeout=45)
+        self.assertEqual(self.ledger_keys(), [])
+        open(go, "w").close()
+        want = sorted(["in/first.parquet"] + later)
+        wait_for("the healthy objects in the ledger", lambda: sorted(self.ledger_keys()) == want, timeout=60)
+        self.assertEqual(w.stop(), 0)
+        commits = {d["key"]: d["commit"] for d in w.registered()}
+        # The eleven received while the first batch was held are one batch.
+        self.assertEqual(len({commits[k] for k in later}), 1, commits)
+
 
 if __name__ == "__main__":
     main()

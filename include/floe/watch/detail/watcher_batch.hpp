@@ -47,6 +47,7 @@ boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message
   // their receives' replies, from which back-offs count.
   namespace asio = boost::asio;
   in_batch_ = true;
+  given_back_ = 0;
   metrics_.messages_received += messages.size();
   std::vector<received_message> in;
   in.reserve(messages.size());
@@ -135,6 +136,7 @@ boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message
   for (auto const& m : batch_.messages()) keeper_.release(m.receipt_handle);  // those received ahead stay held
   co_await release_messages(std::move(settled.send));
   in_batch_ = false;
+  given_back_ = 0;
 }
 
 template <queue_client Queue>
@@ -182,6 +184,7 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
     if (auto v = ledger::validate_entry(detail::entry_of(w)); !v) {
       metrics_.count_error(stage::head, v.error());
       ++metrics_.objects_failed;
+      give_back_place();
       batch_.set_outcome(i, object_outcome::failed, v.error().what());
       log(log_level::warning, "failed", uri + ": " + v.error().what(), where);
       co_return;
@@ -215,6 +218,7 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
     }
     metrics_.count_error(stage::head, h.error());
     ++metrics_.objects_failed;
+    give_back_place();
     batch_.set_outcome(i, object_outcome::failed, h.error().what());
     log(log_level::warning, "failed", what + ": " + h.error().what(), where);
     co_return;
@@ -237,6 +241,7 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
   if (auto v = ledger::validate_entry(e); !v) {
     metrics_.count_error(stage::head, v.error());
     ++metrics_.objects_failed;
+    give_back_place();
     batch_.set_outcome(i, object_outcome::failed, v.error().what());
     log(log_level::warning, "failed", uri + ": " + v.error().what(), where);
     co_return;
@@ -261,6 +266,7 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
       ++metrics_.exec_failures;
       ++metrics_.objects_failed;
       metrics_.count_error(stage::exec, ran.error());
+      give_back_place();
       batch_.set_outcome(i, object_outcome::failed, "--exec: " + ran.error().what());
       log(log_level::warning, "exec_failed", uri + ": --exec: " + ran.error().what(), where);
       co_return;

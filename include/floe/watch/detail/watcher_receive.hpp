@@ -32,14 +32,32 @@ boost::asio::awaitable<void> watcher<Queue>::receive_loop() {
   co_await hand_back_ahead();
 }
 
-// A receive is sent when nothing is in work and nothing waits, or while a
-// whole one still fits in cfg.receive_ahead; never during a reconcile pass.
+// How many messages a receive may ask for now; 0: none is sent. A whole
+// receive when nothing is in work and nothing waits, or while a whole one
+// still fits in cfg.receive_ahead and the places the batch in work's failed
+// objects gave back; never during a reconcile pass. Less than a whole one
+// only to fill given-back places: a clean batch's receives are whole.
 template <queue_client Queue>
-bool watcher<Queue>::may_receive() const noexcept {
-  if (stopping_ || reconciling_) return false;
-  if (!in_batch_ && ahead_.empty()) return true;
-  if (denial_.denied()) return false;  // the batch waits out a refusal: nothing new (denial.hpp)
-  return ahead_.size() + static_cast<std::size_t>(std::max(cfg_.max_messages, 1)) <= cfg_.receive_ahead;
+std::size_t watcher<Queue>::receive_room() const noexcept {
+  if (stopping_ || reconciling_) return 0;
+  auto const whole = static_cast<std::size_t>(std::max(cfg_.max_messages, 1));
+  if (!in_batch_ && ahead_.empty()) return whole;
+  if (denial_.denied()) return 0;  // the batch waits out a refusal: nothing new (denial.hpp)
+  auto const limit = cfg_.receive_ahead + given_back_;
+  if (ahead_.size() >= limit) return 0;
+  auto const room = limit - ahead_.size();
+  if (room >= whole) return whole;
+  return given_back_ > 0 ? room : 0;
+}
+
+// An object of the batch in work failed: its message will not be deleted
+// with the batch's, so its place is received for (watcher.hpp). Not when
+// receiving ahead is off, nor beyond cfg.receive_ahead places a batch.
+template <queue_client Queue>
+void watcher<Queue>::give_back_place() {
+  if (!in_batch_ || cfg_.receive_ahead == 0 || given_back_ >= cfg_.receive_ahead) return;
+  ++given_back_;
+  room_.cancel();
 }
 
 template <queue_client Queue>
@@ -115,8 +133,8 @@ boost::asio::awaitable<bool> watcher<Queue>::receive_once() {
   namespace asio = boost::asio;
   sqs::receive_message_params p;
   p.queue_url = url_;
-  p.max_messages = cfg_.max_messages;
   bool const ahead = in_batch_ || reconciling_ || !ahead_.empty();
+  p.max_messages = ahead ? static_cast<int>(std::max<std::size_t>(receive_room(), 1)) : cfg_.max_messages;
   p.wait = ahead ? std::chrono::seconds(0) : cfg_.wait;
   p.visibility_timeout = cfg_.visibility_timeout;
   p.system_attribute_names = {"ApproximateReceiveCount"};
