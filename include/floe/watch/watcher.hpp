@@ -221,7 +221,6 @@ class watcher {
   boost::asio::awaitable<void> receiver();
   bool may_receive() const noexcept { return receive_room() > 0; }
   std::size_t receive_room() const noexcept;
-  void give_back_place();
   boost::asio::awaitable<void> wait_on(boost::asio::steady_timer& t, time_point until);
   boost::asio::awaitable<void> hand_back_ahead();
   boost::asio::awaitable<void> poll_loop();
@@ -232,6 +231,7 @@ class watcher {
   boost::asio::awaitable<void> work_batch(std::vector<sqs::message> messages, time_point received);
   boost::asio::awaitable<void> work_objects();
   boost::asio::awaitable<void> check_object(std::size_t i);
+  void fail_object(std::size_t i, std::string why);
   boost::asio::awaitable<void> commit_batch();
   boost::asio::awaitable<void> delete_messages(std::vector<std::size_t> const& indices, char const* why);
   boost::asio::awaitable<void> release_messages(std::vector<release_entry> entries);

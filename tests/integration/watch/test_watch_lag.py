@@ -21,11 +21,26 @@ AGE = "floe_watch_oldest_unregistered_age_seconds"
 
 
 class WatchLagTest(WatchCase):
-    def test_lag_backlog_and_the_oldest_unregistered_age(self):
+    def hold_first(self, more_cases=""):
+        """An --exec that holds the object named *first* until release() (the
+        work being held, not the test's synchronisation); `more_cases` adds
+        case branches. Returns (the script, its started flag, its go flag)."""
         started = os.path.join(self.home.name, self.name + ".started")
         go = os.path.join(self.home.name, self.name + ".go")
-        hold_first = (f'case "$FLOE_KEY" in *first*) touch {started}; '
-                      f'while [ ! -e {go} ]; do sleep 0.05; done;; esac')
+        script = (f'case "$FLOE_KEY" in *first*) touch {started}; '
+                  f'while [ ! -e {go} ]; do sleep 0.05; done;;{more_cases} esac')
+        return script, started, go
+
+    def release(self, w, go, want):
+        """Lets the held --exec finish, waits for `want` (sorted keys) in the
+        ledger, stops the watcher; returns each registered key's commit."""
+        open(go, "w").close()
+        wait_for("the objects in the ledger", lambda: sorted(self.ledger_keys()) == want, timeout=60)
+        self.assertEqual(w.stop(), 0)
+        return {d["key"]: d["commit"] for d in w.registered()}
+
+    def test_lag_backlog_and_the_oldest_unregistered_age(self):
+        hold_first, started, go = self.hold_first()
         # --receive-ahead 0: the three later messages wait in the queue (the
         # next case has them received ahead).
         w = self.watcher(extra=["--exec", hold_first, "--receive-ahead", "0"])
@@ -57,10 +72,7 @@ class WatchLagTest(WatchCase):
         self.assertEqual(w.stop(), 0)
 
     def test_messages_received_ahead_while_a_batch_is_held_are_the_next_batch(self):
-        started = os.path.join(self.home.name, self.name + ".started")
-        go = os.path.join(self.home.name, self.name + ".go")
-        hold_first = (f'case "$FLOE_KEY" in *first*) touch {started}; '
-                      f'while [ ! -e {go} ]; do sleep 0.05; done;; esac')
+        hold_first, started, go = self.hold_first()
         w = self.watcher(extra=["--exec", hold_first])  # --receive-ahead: its default, 30
         wait_for("the queue gauges", lambda: w.metric(IN_FLIGHT) is not None, timeout=30)
         self.put("in/first.parquet")
@@ -73,11 +85,8 @@ class WatchLagTest(WatchCase):
         wait_for("4 messages held", lambda: w.metric("floe_watch_messages_held") == 4, timeout=45)
         wait_for("0 visible and 4 in flight", lambda: (w.metric(VISIBLE), w.metric(IN_FLIGHT)) == (0, 4), timeout=45)
         self.assertEqual(self.ledger_keys(), [])
-        open(go, "w").close()
         want = sorted(["in/first.parquet"] + later)
-        wait_for("the objects in the ledger", lambda: sorted(self.ledger_keys()) == want, timeout=60)
-        self.assertEqual(w.stop(), 0)
-        commits = {d["key"]: d["commit"] for d in w.registered()}
+        commits = self.release(w, go, want)
         self.assertEqual(sorted(commits), want)
         # The three received ahead are one batch: one commit, after the first's.
         self.assertEqual(len({commits[k] for k in later}), 1, commits)
@@ -87,10 +96,7 @@ class WatchLagTest(WatchCase):
         # --receive-ahead 10: ten more messages are held while a batch is in
         # work, plus the place of each of its objects that failed, so a
         # failing message does not cost the next batch a healthy one.
-        started = os.path.join(self.home.name, self.name + ".started")
-        go = os.path.join(self.home.name, self.name + ".go")
-        work = (f'case "$FLOE_KEY" in *first*) touch {started}; '
-                f'while [ ! -e {go} ]; do sleep 0.05; done;; *bad*) exit 3;; esac')
+        work, started, go = self.hold_first(" *bad*) exit 3;;")
         # Both queued before the watcher starts: its first receive has them.
         self.put("in/first.parquet")
         self.put("in/bad.parquet")
@@ -107,11 +113,7 @@ class WatchLagTest(WatchCase):
                  lambda: (w.metric("floe_watch_messages_held"), self.queue_counts(self.queue)[0]) == (13, 0),
                  timeout=45)
         self.assertEqual(self.ledger_keys(), [])
-        open(go, "w").close()
-        want = sorted(["in/first.parquet"] + later)
-        wait_for("the healthy objects in the ledger", lambda: sorted(self.ledger_keys()) == want, timeout=60)
-        self.assertEqual(w.stop(), 0)
-        commits = {d["key"]: d["commit"] for d in w.registered()}
+        commits = self.release(w, go, sorted(["in/first.parquet"] + later))
         # The eleven received while the first batch was held are one batch.
         self.assertEqual(len({commits[k] for k in later}), 1, commits)
 

@@ -172,6 +172,20 @@ boost::asio::awaitable<void> watcher<Queue>::work_objects() {
   co_await delete_messages(batch_.deletable(), "done");
 }
 
+// Object i of the batch in work failed: counted, its outcome set (its
+// messages are kept, then backed off), and its place in receiving ahead
+// given back, so the next batch holds as many messages that can commit
+// (watcher.hpp). Not when receiving ahead is off, nor beyond
+// cfg.receive_ahead places a batch.
+template <queue_client Queue>
+void watcher<Queue>::fail_object(std::size_t i, std::string why) {
+  ++metrics_.objects_failed;
+  batch_.set_outcome(i, object_outcome::failed, std::move(why));
+  if (!in_batch_ || cfg_.receive_ahead == 0 || given_back_ >= cfg_.receive_ahead) return;
+  ++given_back_;
+  room_.cancel();
+}
+
 template <queue_client Queue>
 boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
   namespace asio = boost::asio;
@@ -183,9 +197,7 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
     // sequencer (an older removal than the key's latest event is stale).
     if (auto v = ledger::validate_entry(detail::entry_of(w)); !v) {
       metrics_.count_error(stage::head, v.error());
-      ++metrics_.objects_failed;
-      give_back_place();
-      batch_.set_outcome(i, object_outcome::failed, v.error().what());
+      fail_object(i, v.error().what());
       log(log_level::warning, "failed", uri + ": " + v.error().what(), where);
       co_return;
     }
@@ -217,9 +229,7 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
       co_return;
     }
     metrics_.count_error(stage::head, h.error());
-    ++metrics_.objects_failed;
-    give_back_place();
-    batch_.set_outcome(i, object_outcome::failed, h.error().what());
+    fail_object(i, h.error().what());
     log(log_level::warning, "failed", what + ": " + h.error().what(), where);
     co_return;
   }
@@ -240,9 +250,7 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
   }
   if (auto v = ledger::validate_entry(e); !v) {
     metrics_.count_error(stage::head, v.error());
-    ++metrics_.objects_failed;
-    give_back_place();
-    batch_.set_outcome(i, object_outcome::failed, v.error().what());
+    fail_object(i, v.error().what());
     log(log_level::warning, "failed", uri + ": " + v.error().what(), where);
     co_return;
   }
@@ -264,10 +272,8 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
     auto ran = co_await hooks_.exec(w);
     if (!ran) {
       ++metrics_.exec_failures;
-      ++metrics_.objects_failed;
       metrics_.count_error(stage::exec, ran.error());
-      give_back_place();
-      batch_.set_outcome(i, object_outcome::failed, "--exec: " + ran.error().what());
+      fail_object(i, "--exec: " + ran.error().what());
       log(log_level::warning, "exec_failed", uri + ": --exec: " + ran.error().what(), where);
       co_return;
     }

@@ -50,16 +50,6 @@ std::size_t watcher<Queue>::receive_room() const noexcept {
   return given_back_ > 0 ? room : 0;
 }
 
-// An object of the batch in work failed: its message will not be deleted
-// with the batch's, so its place is received for (watcher.hpp). Not when
-// receiving ahead is off, nor beyond cfg.receive_ahead places a batch.
-template <queue_client Queue>
-void watcher<Queue>::give_back_place() {
-  if (!in_batch_ || cfg_.receive_ahead == 0 || given_back_ >= cfg_.receive_ahead) return;
-  ++given_back_;
-  room_.cancel();
-}
-
 template <queue_client Queue>
 boost::asio::awaitable<void> watcher<Queue>::receiver() {
   while (!stopping_) {
@@ -134,7 +124,7 @@ boost::asio::awaitable<bool> watcher<Queue>::receive_once() {
   sqs::receive_message_params p;
   p.queue_url = url_;
   bool const ahead = in_batch_ || reconciling_ || !ahead_.empty();
-  p.max_messages = ahead ? static_cast<int>(std::max<std::size_t>(receive_room(), 1)) : cfg_.max_messages;
+  p.max_messages = static_cast<int>(std::max<std::size_t>(receive_room(), 1));  // whole unless filling given-back places
   p.wait = ahead ? std::chrono::seconds(0) : cfg_.wait;
   p.visibility_timeout = cfg_.visibility_timeout;
   p.system_attribute_names = {"ApproximateReceiveCount"};
