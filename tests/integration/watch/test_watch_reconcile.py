@@ -55,6 +55,27 @@ class WatchReconcileTest(WatchCase):
         self.assertEqual(self.ledger_keys(), ["in/evented.parquet"])
         self.assertEqual(w.stop(), 0)
 
+    def test_replicas_reconciling_at_once_register_each_object_once(self):
+        # Two watchers on one ledger, no notifications: both list the same
+        # objects within the same first period; the ledger takes each once.
+        self.s3.put_bucket_notification_configuration(Bucket=self.bucket, NotificationConfiguration={})
+        keys = [f"in/{i:03d}.parquet" for i in range(40)]
+        for k in keys:
+            self.put(k, k.encode())
+        ws = [self.watcher(extra=["--reconcile-every", "2s"]) for _ in range(2)]
+        wait_for("the objects in the ledger", lambda: sorted(self.ledger_keys()) == keys, timeout=90)
+        passes = [w.metric("floe_watch_reconcile_passes_total") for w in ws]
+        wait_for("a pass of each after it",
+                 lambda: all(w.metric("floe_watch_reconcile_passes_total") > p for w, p in zip(ws, passes)),
+                 timeout=60)
+        self.assertEqual(sum(w.metric("floe_watch_reconciled_objects_total") for w in ws), len(keys))
+        self.assertEqual(sum(w.metric("floe_watch_objects_committed_total") for w in ws), len(keys))
+        self.assertIn("ok:", self.floe("ledger", "verify", self.ledger))
+        self.assertEqual(sorted(self.ledger_keys()), keys)
+        for w in ws:
+            self.assertEqual(w.stop(), 0)
+        self.assertEqual(sorted(d["key"] for w in ws for d in w.registered()), keys)
+
     def test_one_shot_ledger_reconcile_registers_a_backfill_a_page_at_a_time(self):
         # `floe ledger reconcile`: no watcher, no queue, no notifications.
         self.s3.put_bucket_notification_configuration(Bucket=self.bucket, NotificationConfiguration={})
