@@ -35,6 +35,10 @@ struct request {
   /// Optional: told the body bytes written so far in this attempt, as they
   /// reach the socket (a retry starts again from its first chunk).
   std::function<void(std::uint64_t)> on_body_sent;
+  /// Optional: called once an attempt has read a final reply's head (its
+  /// status and headers are in the response), before its body is read. The
+  /// request driver's hedged reads commit to the first head (driver_race.ipp).
+  std::function<void()> on_reply_head;
 
   /// Empties everything, keeping the memory of the strings and fields.
   void clear() {
@@ -48,6 +52,7 @@ struct request {
     hedge = false;
     idle_timeout = std::chrono::milliseconds(0);
     on_body_sent = nullptr;
+    on_reply_head = nullptr;
   }
 };
 

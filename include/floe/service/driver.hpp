@@ -76,6 +76,9 @@ struct hedge_scratch {
   http::exchange_facts xf;
   std::chrono::steady_clock::time_point sent{};
 };
+// One hedgeable attempt's race: whose reply head came first, and the
+// waits that ends (service/impl/driver_race.ipp).
+struct head_race;
 }  // namespace detail
 
 /// What a service adds to one request. Every member has a default that
@@ -139,7 +142,7 @@ struct request_spec {
   /// A read that may be hedged (S3's GetObject into memory, HeadObject,
   /// the List operations; never a write, nor any SQS or STS call): when
   /// its reply has not come within the delay learned for it, a second
-  /// attempt goes out on another connection and the first reply wins.
+  /// attempt goes out on another connection and the first reply head wins.
   bool hedgeable = false;
   /// The hedgeable read's reply is an object whose size varies (S3's
   /// GetObject): its hedge delay is learned per size band, the band of a
@@ -171,7 +174,7 @@ struct driver_config {
 /// What a driver's hedged reads did (its client's executor only).
 struct hedge_stats {
   std::uint64_t sent = 0;  // hedges sent
-  std::uint64_t won = 0;   // hedges whose reply came first
+  std::uint64_t won = 0;   // hedges whose reply head came first
   std::uint64_t late = 0;  // first attempts cut as too late (no hedge)
 };
 
@@ -246,14 +249,16 @@ class driver {
                                                         http::request& req, http::response& res, unsigned attempt,
                                                         error& out, http::exchange_facts& xf);
   // A hedgeable attempt: the exchange raced against its hedge (or its late
-  // bound) and the deadline. 0: the exchange ended; 1: the hedge won (its
-  // reply moved in); 2: cut as late; 3: cut by the deadline.
+  // bound) and the deadline; the first reply head wins. 0: the exchange
+  // ended; 1: the hedge's head came first (its outcome moved in); 2: cut as
+  // late; 3: cut by the deadline.
   FLOE_DECL bool hedge_eligible(request_spec const& spec, http::request const& req) const noexcept;
   FLOE_DECL boost::asio::awaitable<int> exchange_hedged(std::chrono::steady_clock::time_point until, request_spec& spec,
                                                         http::request& req, http::response& res, unsigned attempt,
                                                         error& out, http::exchange_facts& xf);
   FLOE_DECL boost::asio::awaitable<int> hedge_after(request_spec& spec, http::request const& req, unsigned attempt,
-                                                    unsigned band, std::chrono::steady_clock::time_point t0);
+                                                    unsigned band, std::chrono::steady_clock::time_point t0,
+                                                    detail::head_race& race);
   // The size band a hedgeable read is expected in, and the band its reply
   // was in (learning its size when it is an object's).
   FLOE_DECL unsigned band_before(request_spec const& spec, http::request const& req,

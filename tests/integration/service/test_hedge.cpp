@@ -2,7 +2,7 @@
 // through the test proxy in front of moto: a GET whose reply is held gets
 // a hedge on another connection, which wins; a write is never hedged, nor
 // a request its service did not mark (SQS, STS); a 503 stops hedging; the
-// delay is learned per size band.
+// delay is learned per size band; the first reply head wins.
 #include "http_support.hpp"
 #include "servers.hpp"
 #include "service_support.hpp"
@@ -129,6 +129,104 @@ TEST_CASE("hedge: a GET whose reply is held gets a hedge after the delay; the he
   e = r.run("GET", "/hedge-held-bucket/k", quick, true);
   REQUIRE_MESSAGE(!e.code, e.what());
   CHECK(r.d.hedges().sent == 1);
+}
+
+TEST_CASE("hedge: a reply whose head came within the delay is not hedged while its body is read") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-body-bucket", "k");
+  // The head at once, the body 400 ms later: the delay (100 ms) passes
+  // with the body unread, but the head has come: the first head wins.
+  int const slow_body = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/hedge-body-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"delay_body","ms":400}})");
+  rig r;
+  response res;
+  auto e = r.run("GET", "/hedge-body-bucket/k", res, true);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body == "hedged bytes");
+  CHECK(res.attempts == 1);
+  CHECK(srv.control.rule_counter(slow_body, "fired") == 1);
+  CHECK(r.d.hedges().sent == 0);
+  CHECK(r.d.hedges().late == 0);
+}
+
+TEST_CASE("hedge: when the hedge's head comes first the first attempt is cancelled at once, before the hedge's body") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-head-bucket", "k");
+  // The first attempt held 5 s before its head; the hedge's head at once
+  // and its body 400 ms later.
+  int const held = srv.control.add_rule(delay_rule("GET", "^/hedge-head-bucket/k$", R"({"nth":[1]})", 5000));
+  int const slow_body = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/hedge-head-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"delay_body","ms":400}})");
+  struct seen_attempt {
+    bool hedge, won, replied;
+  };
+  std::vector<seen_attempt> seen;  // in the order the attempts ended
+  auto cfg = floe::test::http_test_config();
+  cfg.observer = [&seen](floe::http::exchange_view const& v) { seen.push_back({v.hedge, v.hedge_won, v.status != 0}); };
+  rig r(cfg);
+  response res;
+  auto const t0 = std::chrono::steady_clock::now();
+  auto e = r.run("GET", "/hedge-head-bucket/k", res, true);
+  auto const took = std::chrono::steady_clock::now() - t0;
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body == "hedged bytes");
+  CHECK(res.attempts == 1);
+  CHECK(r.d.hedges().sent == 1);
+  CHECK(r.d.hedges().won == 1);
+  CHECK(srv.control.rule_counter(held, "fired") == 1);
+  CHECK(srv.control.rule_counter(slow_body, "fired") == 1);
+  CHECK(took < 5s);
+  // The first attempt ended (cut, no reply) when the hedge's head came,
+  // before the hedge's body did; then the hedge ended, the winner.
+  REQUIRE(seen.size() == 2);
+  CHECK_FALSE(seen[0].hedge);
+  CHECK_FALSE(seen[0].replied);
+  CHECK(seen[1].hedge);
+  CHECK(seen[1].won);
+  CHECK(seen[1].replied);
+}
+
+TEST_CASE("hedge: when the first attempt's head comes while the hedge is out, the hedge is cancelled at once") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-first-bucket", "k");
+  // The first attempt's head after 250 ms (past the 100 ms delay: a hedge
+  // goes out) and its body 400 ms after that; the hedge held 5 s.
+  int const first = srv.control.add_rule(
+      R"({"match":{"method":"GET","path":"^/hedge-first-bucket/k$"},"trigger":{"nth":[1]},"action":{"type":"delay_body","head_ms":250,"ms":400}})");
+  int const held = srv.control.add_rule(delay_rule("GET", "^/hedge-first-bucket/k$", R"({"nth":[1]})", 5000));
+  struct seen_attempt {
+    bool hedge, won, replied;
+  };
+  std::vector<seen_attempt> seen;  // in the order the attempts ended
+  auto cfg = floe::test::http_test_config();
+  cfg.observer = [&seen](floe::http::exchange_view const& v) { seen.push_back({v.hedge, v.hedge_won, v.status != 0}); };
+  rig r(cfg);
+  response res;
+  auto const t0 = std::chrono::steady_clock::now();
+  auto e = r.run("GET", "/hedge-first-bucket/k", res, true);
+  auto const took = std::chrono::steady_clock::now() - t0;
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.status == 200);
+  CHECK(res.body == "hedged bytes");
+  CHECK(res.attempts == 1);
+  CHECK(r.d.hedges().sent == 1);
+  CHECK(r.d.hedges().won == 0);
+  CHECK(srv.control.rule_counter(first, "fired") == 1);
+  CHECK(srv.control.rule_counter(held, "fired") == 1);
+  CHECK(took < 5s);
+  // The hedge ended (cut, no reply) when the first attempt's head came,
+  // before that attempt's body did; then the first attempt ended.
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].hedge);
+  CHECK_FALSE(seen[0].won);
+  CHECK_FALSE(seen[0].replied);
+  CHECK_FALSE(seen[1].hedge);
+  CHECK(seen[1].replied);
 }
 
 TEST_CASE("hedge: in the cold start a held GET is hedged at a multiple of the replies so far, not the ceiling") {

@@ -140,6 +140,7 @@ class Trigger:
 ACTIONS = {
     "reply": ("type", "when", "raw_b64", "fix_length", "status", "headers", "body", "ms"),
     "delay": ("type", "ms"),
+    "delay_body": ("type", "ms", "head_ms"),
     "stall": ("type",),
     "stall_body": ("type", "after_bytes"),
     "cut": ("type", "when", "after_bytes"),
@@ -188,6 +189,9 @@ class Action:
                 self.body = body.encode("utf-8")
         elif self.type == "delay":
             self.ms = _int(spec.get("ms", 0), "delay.ms", 0)
+        elif self.type == "delay_body":
+            self.ms = _int(spec.get("ms", 0), "delay_body.ms", 0)
+            self.head_ms = _int(spec.get("head_ms", 0), "delay_body.head_ms", 0)
         elif self.type == "stall_body":
             self.after_bytes = _int(spec.get("after_bytes", 0), "stall_body.after_bytes", 0)
         elif self.type == "cut":

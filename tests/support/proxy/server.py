@@ -385,6 +385,8 @@ class Session:
             return False
         if t == "delay":
             await asyncio.sleep(act.ms / 1000)
+        if t == "delay_body":
+            await asyncio.sleep(act.head_ms / 1000)
 
         # The forwarding decision, in one step with no await: a revocation armed to
         # fire on this request applies to every request decided after it.
@@ -422,11 +424,17 @@ class Session:
             self.close_upstream()
             await self.stall()
             return False
+        if t == "delay_body":
+            await self.send(rh.raw)
         raw_reply, data = await http1.read_body(self.ur, fr, None)
         if fr[0] == "eof" or "close" in rh.tokens("connection"):
             self.close_upstream()
         if tap:
             self.learn(rh, data)
+        if t == "delay_body":
+            await asyncio.sleep(act.ms / 1000)
+            await self.send(raw_reply)
+            return not must_close and fr[0] != "eof" and "close" not in rh.tokens("connection")
         if t == "reply":        # when == after
             raw = act.raw if act.raw is not None else http1.build_reply(
                 act.status, act.headers, act.body, head_only=head.method == "HEAD")

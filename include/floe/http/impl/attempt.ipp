@@ -50,6 +50,7 @@ FLOE_DECL boost::asio::awaitable<bool> read_reply(connection& c, request const& 
       if (awaiting_head && r.head_done()) {
         awaiting_head = false;
         watch_body_speed(c, cfg);
+        if (req.on_reply_head) req.on_reply_head();
       }
       switch (r.status()) {
         case reply_reader::state::reading: break;

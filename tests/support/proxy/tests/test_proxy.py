@@ -309,6 +309,31 @@ class Actions(ProxyCase):
         self.assertIn(b"Content-Length: 1000", head)
         self.assertEqual(body, b"0123456789")
 
+    def test_delay_body_sends_the_head_after_head_ms_and_the_body_later(self):
+        b = self.bucket()
+        self.s3.put_object(Bucket=b, Key="k", Body=b"0123456789")
+        rid = self.add({"match": {"method": "GET", "path": f"^/{b}/k$"},
+                        "action": {"type": "delay_body", "ms": 400, "head_ms": 300}})
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
+            t0 = time.monotonic()
+            s.sendall(self.raw("GET", f"/{b}/k", sign=True))
+            buf = b""
+            while b"\r\n\r\n" not in buf:
+                c = s.recv(65536)
+                self.assertTrue(c, "EOF before the reply head")
+                buf += c
+            head, _, body = buf.partition(b"\r\n\r\n")
+            self.assertIn(b"200 OK", head)
+            self.assertGreaterEqual(time.monotonic() - t0, 0.3)  # head_ms
+            # The body is not there yet: it comes 400 ms after the head.
+            s.settimeout(0.2)
+            with self.assertRaises(socket.timeout):
+                body += s.recv(65536)
+            s.settimeout(5)
+            _, rest_body, _ = common.recv_reply(s, buf)
+        self.assertEqual(rest_body, b"0123456789")
+        self.assertEqual(self.px.rule(rid)["fired"], 1)
+
     def test_cut_before_does_not_forward(self):
         b = self.bucket()
         self.add({"match": {"method": "PUT", "path": f"^/{b}/"},
