@@ -118,6 +118,19 @@ struct watched_rig {
     CHECK(res.attempts == 1);
     CHECK(took < 5s);
   }
+
+  // Two attempts ended: first the loser, cut with no reply, when the
+  // winner's head came (before the winner's body); then the winner with its
+  // reply. `hedge_won`: the hedge was the winner.
+  void check_loser_ended_first(bool hedge_won) const {
+    REQUIRE(seen.size() == 2);
+    CHECK(seen[0].hedge == !hedge_won);
+    CHECK_FALSE(seen[0].won);
+    CHECK_FALSE(seen[0].replied);
+    CHECK(seen[1].hedge == hedge_won);
+    CHECK(seen[1].won == hedge_won);
+    CHECK(seen[1].replied);
+  }
 };
 
 }  // namespace
@@ -190,14 +203,7 @@ TEST_CASE("hedge: when the hedge's head comes first the first attempt is cancell
   CHECK(w.r.d.hedges().won == 1);
   CHECK(srv.control.rule_counter(held, "fired") == 1);
   CHECK(srv.control.rule_counter(slow_body, "fired") == 1);
-  // The first attempt ended (cut, no reply) when the hedge's head came,
-  // before the hedge's body did; then the hedge ended, the winner.
-  REQUIRE(w.seen.size() == 2);
-  CHECK_FALSE(w.seen[0].hedge);
-  CHECK_FALSE(w.seen[0].replied);
-  CHECK(w.seen[1].hedge);
-  CHECK(w.seen[1].won);
-  CHECK(w.seen[1].replied);
+  w.check_loser_ended_first(true);  // the first attempt, at the hedge's head
 }
 
 TEST_CASE("hedge: when the first attempt's head comes while the hedge is out, the hedge is cancelled at once") {
@@ -214,14 +220,7 @@ TEST_CASE("hedge: when the first attempt's head comes while the hedge is out, th
   CHECK(w.r.d.hedges().won == 0);
   CHECK(srv.control.rule_counter(first, "fired") == 1);
   CHECK(srv.control.rule_counter(held, "fired") == 1);
-  // The hedge ended (cut, no reply) when the first attempt's head came,
-  // before that attempt's body did; then the first attempt ended.
-  REQUIRE(w.seen.size() == 2);
-  CHECK(w.seen[0].hedge);
-  CHECK_FALSE(w.seen[0].won);
-  CHECK_FALSE(w.seen[0].replied);
-  CHECK_FALSE(w.seen[1].hedge);
-  CHECK(w.seen[1].replied);
+  w.check_loser_ended_first(false);  // the hedge, at the first attempt's head
 }
 
 TEST_CASE("hedge: in the cold start a held GET is hedged at a multiple of the replies so far, not the ceiling") {
