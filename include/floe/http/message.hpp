@@ -36,9 +36,12 @@ struct request {
   /// reach the socket (a retry starts again from its first chunk).
   std::function<void(std::uint64_t)> on_body_sent;
   /// Optional: called once an attempt has read a final reply's head (its
-  /// status and headers are in the response), before its body is read. The
-  /// request driver's hedged reads commit to the first head (driver_race.ipp).
-  std::function<void()> on_reply_head;
+  /// status and headers are in the response), before its body is read.
+  /// Returns whether the reply is still wanted: false ends the attempt there,
+  /// cancelled, with no reply (its connection is closed). The request
+  /// driver's hedged reads commit to the first head; the other attempt's
+  /// head, if it comes, is refused (driver_race.ipp).
+  std::function<bool()> on_reply_head;
 
   /// Empties everything, keeping the memory of the strings and fields.
   void clear() {

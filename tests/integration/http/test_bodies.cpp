@@ -1,8 +1,10 @@
 // Request bodies the client sends again: a restartable body
 // (http/restartable_body.hpp) written into a connection the server had
 // closed goes again on a new connection, read from its start by a reader of
-// its own, and without Expect: 100-continue. Against an in-process loopback
-// server (tests/support/scripted_server.hpp); needs no external server.
+// its own, and without Expect: 100-continue. And the other end of an
+// attempt: a reply refused at its head (request::on_reply_head) is not read.
+// Against an in-process loopback server (tests/support/scripted_server.hpp);
+// needs no external server.
 #include "http_support.hpp"
 #include "scripted_server.hpp"
 
@@ -18,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace floe::test::http_names;
 using floe::test::scripted_connection;
@@ -116,4 +119,44 @@ TEST_CASE("a restartable body read as a plain stream reads once, from a reader s
   for (std::size_t n; (n = b.reader()(std::span<char>(buf, sizeof buf), ec)) > 0;) got.append(buf, n);
   CHECK(got == "xxx");
   CHECK(starts == 1);
+}
+
+TEST_CASE("a reply refused at its head (on_reply_head says no) ends the attempt cancelled, its connection closed") {
+  std::string const body(100000, 'b');
+  scripted_server srv([&body](scripted_connection& c) {
+    while (!c.read_head().empty())
+      if (!c.reply(200, body)) return;
+  });
+  asio::io_context io;
+  auto cfg = floe::test::http_test_config();
+  std::vector<unsigned> observed;
+  cfg.observer = [&observed](floe::http::exchange_view const& v) { observed.push_back(v.status); };
+  client c(io.get_executor(), cfg);
+  endpoint const ep{false, "127.0.0.1", srv.port()};
+
+  int heads = 0;
+  auto refused = floe::test::bare_request("GET", "/refused");
+  refused.on_reply_head = [&heads] {
+    ++heads;
+    return false;
+  };
+  response res;
+  auto e = floe::test::send(io, c, ep, refused, res);
+  CHECK(e.code == asio::error::operation_aborted);
+  CHECK(heads == 1);
+  CHECK(c.idle_connections(ep) == 0);  // its body unread: never pooled
+
+  auto wanted = floe::test::bare_request("GET", "/wanted");
+  wanted.on_reply_head = [&heads] {
+    ++heads;
+    return true;
+  };
+  e = floe::test::send(io, c, ep, wanted, res);
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(heads == 2);
+  CHECK(res.status == 200);
+  CHECK(res.body == body);
+  CHECK(c.stats().connections_opened == 2);
+  CHECK(srv.connections() == 2);
+  CHECK(observed == std::vector<unsigned>{0, 200});  // the refused one was observed with no reply
 }

@@ -50,7 +50,12 @@ FLOE_DECL boost::asio::awaitable<bool> read_reply(connection& c, request const& 
       if (awaiting_head && r.head_done()) {
         awaiting_head = false;
         watch_body_speed(c, cfg);
-        if (req.on_reply_head) req.on_reply_head();
+        if (req.on_reply_head && !req.on_reply_head()) {
+          // Another attempt's reply head came first: this one is not read.
+          a.ec = asio::error::operation_aborted;
+          a.why = "another attempt's reply came first";
+          co_return false;
+        }
       }
       switch (r.status()) {
         case reply_reader::state::reading: break;

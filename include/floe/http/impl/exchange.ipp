@@ -46,7 +46,8 @@ inline void observe_exchange(client_config const& cfg, endpoint const& ep, reque
   v.resend = resend;
   v.reused_connection = reused;
   // A hedge that got a whole reply won: the driver takes the first reply
-  // head and cuts the other attempt at once (it then ends with no reply).
+  // head and refuses the other's (request::on_reply_head), so only the
+  // winner of a hedged read ends with a reply.
   v.hedge = req.hedge;
   v.hedge_won = req.hedge && !a.ec && res.status != 0;
   v.elapsed = std::chrono::steady_clock::now() - t0;

@@ -26,7 +26,8 @@ namespace detail {
 
 // One hedgeable attempt's race (driver::exchange_hedged). Each attempt's
 // request says when its reply head came (http::request::on_reply_head); the
-// first head commits. The hedge runs in a coroutine of its own, so the race
+// first head commits, and the other attempt's head, if it comes, is refused
+// (that attempt ends there with no reply). The hedge runs in a coroutine of its own, so the race
 // can end at its head (the first attempt is cancelled then) while its body
 // is still read; every way out of exchange_hedged stops it and waits for its
 // end, so nothing the hedge uses is gone before it.
@@ -44,11 +45,14 @@ struct head_race {
   boost::asio::cancellation_signal hedge_cancel;
   boost::asio::steady_timer hedge_done;  // cut short when the hedge ends
 
-  void head(who w) {
+  // An attempt's reply head came: whether its reply is the one wanted (the
+  // other attempt's head came first: no).
+  bool head(who w) {
     (w == who::first ? first_head : hedge_head) = std::chrono::steady_clock::now();
-    if (first != who::none) return;
+    if (first != who::none) return first == w;
     first = w;
     wake.cancel();
+    return true;
   }
   void hedge_ended() {
     hedge_running = false;
@@ -158,7 +162,7 @@ FLOE_DECL boost::asio::awaitable<int> driver::hedge_after(request_spec& spec, ht
       h.req.operation = req.operation;
       h.req.idle_timeout = req.idle_timeout;
       h.req.hedge = true;
-      h.req.on_reply_head = [&race] { race.head(who::hedge); };
+      h.req.on_reply_head = [&race] { return race.head(who::hedge); };
       h.res.clear();
       h.out.clear();
       h.xf = {};
@@ -217,15 +221,16 @@ FLOE_DECL boost::asio::awaitable<int> driver::exchange_hedged(std::chrono::stead
       if (spec.hedge) spec.hedge->req.on_reply_head = nullptr;
     }
   } const hooks{req, spec};
-  req.on_reply_head = [&race] { race.head(who::first); };
+  req.on_reply_head = [&race] { return race.head(who::first); };
   boost::asio::steady_timer dl(http_.get_executor(),
                                until == steady::time_point{} ? steady::time_point::max() : until);
   auto const r = co_await (detail::guarded_exchange(http_, *spec.ep, req, res, attempt, out, xf) ||
                            hedge_after(spec, req, attempt, band, t0, race) || detail::expiry(dl));
   auto const& host = spec.ep->host;
-  if (r.index() == 1 && std::get<1>(r) == 1) {
-    // The hedge's head came first (the first attempt is cancelled): its
-    // reply is read to its end, within the deadline.
+  // The hedge's head came first: the first attempt is cancelled, or ended
+  // at its own head, refused, before hedge_after said so.
+  if ((r.index() == 1 && std::get<1>(r) == 1) || (r.index() == 0 && race.first == who::hedge)) {
+    // The hedge's reply is read to its end, within the deadline.
     ++hedge_stats_.won;
     auto const end = co_await (detail::hedge_end(race) || detail::expiry(dl));
     co_await detail::stop_hedge(race);  // cut by the deadline or the caller
