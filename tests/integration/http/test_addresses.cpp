@@ -122,7 +122,7 @@ TEST_CASE_FIXTURE(four_addresses, "addresses: new connections spread evenly over
   client c(io.get_executor(), cfg);
   for (auto const& e : at_once(c, 8)) CHECK_MESSAGE(!e.code, e.what());
   CHECK(c.stats().connections_opened == 8);
-  for (auto const& [a, n] : by_address()) CHECK_MESSAGE(n == 2, a);
+  for (auto const& an : by_address()) CHECK_MESSAGE(an.second == 2, an.first);
   auto const rep = c.addresses("localhost", ep.port);
   REQUIRE(rep.size() == 4);
   for (auto const& r : rep) {
@@ -245,7 +245,7 @@ TEST_CASE_FIXTURE(four_addresses, "warm-up: n connections opened ahead of traffi
   REQUIRE_MESSAGE(!e.code, e.what());
   CHECK(c.idle_connections(ep) == 4);
   CHECK(c.stats().connections_opened == 4);
-  for (auto const& [a, n] : by_address()) CHECK_MESSAGE(n == 1, a);
+  for (auto const& an : by_address()) CHECK_MESSAGE(an.second == 1, an.first);
   CHECK(srv.control.stat("requests") == 0);  // connections only
   for (auto const& err : at_once(c, 4)) CHECK_MESSAGE(!err.code, err.what());
   REQUIRE(reused.size() == 4);

@@ -164,7 +164,7 @@ TEST_CASE("eight committers offering the same 40 objects in different orders reg
     CHECK(offered == 40);
   }
   CHECK(times.size() == 40);
-  for (auto const& [k, c] : times) CHECK_MESSAGE(c == 1, k << " committed " << c << " times");
+  for (auto const& kc : times) CHECK_MESSAGE(kc.second == 1, kc.first << " committed " << kc.second << " times");
   MESSAGE("500 after forwarding fired " << t.control.rule_counter(rule, "fired") << " times");
   t.control.delete_rules();
   auto v = fx.verify(*genesis);

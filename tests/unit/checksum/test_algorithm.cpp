@@ -83,7 +83,9 @@ TEST_CASE("base64: RFC 4648 test vectors both ways") {
       {"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},         {"foo", "Zm9v"},
       {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
   };
-  for (auto [plain, coded] : vectors) {
+  for (auto const& v : vectors) {
+    char const* const plain = v.first;
+    char const* const coded = v.second;
     CAPTURE(std::string(coded));
     std::string_view const p(plain);
     CHECK(cs::base64_encode({reinterpret_cast<unsigned char const*>(p.data()), p.size()}) == coded);

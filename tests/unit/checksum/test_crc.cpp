@@ -226,7 +226,9 @@ TEST_CASE("x^(8n) mod P for sizes up to 2^64-1 bytes: x^(8a) * x^(8b) == x^(8(a+
   namespace d = cs::detail;
   std::uint64_t const big[][2] = {{1u << 20, 3}, {1ull << 40, (1ull << 40) + 5}, {(1ull << 62) + 1, (1ull << 62) - 1},
                                   {~std::uint64_t{0} - 7, 7}, {0x123456789abcdefull, 0xfedcba987654321ull}};
-  for (auto [a, b] : big) {
+  for (auto const& ab : big) {
+    std::uint64_t const a = ab[0];
+    std::uint64_t const b = ab[1];
     CAPTURE(a);
     CAPTURE(b);
     CHECK(d::mul_mod(d::crc32c_spec, d::x_pow_8n_mod<d::crc32c_spec>(a), d::x_pow_8n_mod<d::crc32c_spec>(b)) ==

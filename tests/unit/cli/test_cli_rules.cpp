@@ -24,7 +24,7 @@ TEST_CASE("guess_content_type: the issue's table, case ignored, the last extensi
     char const* name;
     char const* type;
   };
-  for (auto [name, type] : {row{"a.json", "application/json"}, row{"index.html", "text/html"},
+  for (auto const& r : {row{"a.json", "application/json"}, row{"index.html", "text/html"},
                             row{"s.css", "text/css"}, row{"app.js", "text/javascript"}, row{"t.csv", "text/csv"},
                             row{"notes.txt", "text/plain"}, row{"d.xml", "application/xml"}, row{"i.svg", "image/svg+xml"},
                             row{"p.png", "image/png"}, row{"p.jpg", "image/jpeg"}, row{"p.jpeg", "image/jpeg"},
@@ -34,7 +34,7 @@ TEST_CASE("guess_content_type: the issue's table, case ignored, the last extensi
                             row{"part-0.parquet", "application/vnd.apache.parquet"},
                             row{"r.avro", "application/avro"}, row{"r.orc", "application/vnd.apache.orc"},
                             row{"dir/sub/UPPER.JSON", "application/json"}, row{"Mixed.Html", "text/html"}})
-    CHECK_MESSAGE(cli::guess_content_type(name) == type, name);
+    CHECK_MESSAGE(cli::guess_content_type(r.name) == r.type, r.name);
   // Nothing to go by: the store's default applies.
   for (auto name : {"README", "archive.", "a.unknownext", ".json", "dir.json/file", "", "a.verylongextension"})
     CHECK_MESSAGE(cli::guess_content_type(name).empty(), name);

@@ -61,7 +61,7 @@ TEST_CASE("address book: new connections spread over every address, fewest open 
     t.advance(1ms);
   }
   REQUIRE(opened.size() == 4);
-  for (auto const& [addr, n] : opened) CHECK_MESSAGE(n == 2, addr);
+  for (auto const& an : opened) CHECK_MESSAGE(an.second == 2, an.first);
   // One closes: the next connection goes to that address, the one with fewest open.
   b.release(host, port, ip("127.0.0.3"));
   CHECK(*b.pick(host, port, t.now) == ip("127.0.0.3"));

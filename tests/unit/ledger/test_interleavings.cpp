@@ -152,14 +152,16 @@ void check(sim_result const& r, int universe_seen_min) {
   std::uint64_t n = 0;
   std::map<std::string, std::uint64_t> where;  // entry key -> commit
   std::map<std::uint64_t, commit> commits;
-  for (auto const& [num, body] : r.log) {
+  for (auto const& logged : r.log) {
+    std::uint64_t const num = logged.first;
+    std::string const& body = logged.second;
     REQUIRE_MESSAGE(num == n, "a gap in the log before commit " << num);
     auto c = decode_commit(body);
     REQUIRE(c.has_value());
     REQUIRE(c->number == num);
     for (auto const& e : c->entries) {
-      auto [it, fresh] = where.emplace(e.key, num);
-      CHECK_MESSAGE(fresh, "entry " << e.key << " in commits " << it->second << " and " << num);
+      auto const placed = where.emplace(e.key, num);
+      CHECK_MESSAGE(placed.second, "entry " << e.key << " in commits " << placed.first->second << " and " << num);
     }
     commits.emplace(num, std::move(*c));
     ++n;
