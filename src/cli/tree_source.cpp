@@ -96,13 +96,21 @@ class local_source final : public tree_source {
     if (!root_.empty() && root_.back() != '/') root_ += '/';
   }
 
-  boost::asio::awaitable<result<bool>> next(tree_entry& out) override {
+  boost::asio::awaitable<result<bool>> next(tree_entry& out) override { co_return walk(out); }
+
+ private:
+  // The walk itself: nothing in it waits, so a plain function, and never
+  // inlined into the coroutine above. clang 14 at -O1 with ASan + UBSan
+  // (scripts/test's ASan run) miscompiled this loop in a coroutine: a
+  // `co_return true` inside it went on with the loop, every entry was
+  // skipped and `cp -r` copied nothing, exit 0. Inlined, it did the same.
+  [[gnu::noinline]] result<bool> walk(tree_entry& out) {
     if (!started_) {
       started_ = true;
       struct ::stat st {};
-      if (::stat(root_.c_str(), &st) != 0) co_return system_error_of(errno, "reading " + root_);
+      if (::stat(root_.c_str(), &st) != 0) return system_error_of(errno, "reading " + root_);
       auto opened = open_level("", st);
-      if (!opened) co_return opened.error();
+      if (!opened) return opened.error();
     }
     while (!levels_.empty()) {
       auto& lv = levels_.back();
@@ -115,13 +123,13 @@ class local_source final : public tree_source {
       std::string const path = root_ + rel;
       if (item.directory) {
         struct ::stat st {};
-        if (::stat(path.c_str(), &st) != 0) co_return system_error_of(errno, "reading " + path);
+        if (::stat(path.c_str(), &st) != 0) return system_error_of(errno, "reading " + path);
         if (on_the_way(st)) {
           skip({path, std::move(rel), "a symbolic link to a directory that holds it (a loop)", true});
           continue;
         }
         auto opened = open_level(rel + "/", st);
-        if (!opened) co_return opened.error();
+        if (!opened) return opened.error();
         continue;
       }
       std::error_code ec;
@@ -133,17 +141,16 @@ class local_source final : public tree_source {
         continue;
       }
       if (auto why = order_.misplaced(rel); !why.empty())
-        co_return error(errc::malformed_reply, "reading " + root_ + ": '" + rel + "' " + why + "; stopped there");
+        return error(errc::malformed_reply, "reading " + root_ + ": '" + rel + "' " + why + "; stopped there");
       out.rel = std::move(rel);
       out.size = static_cast<std::uint64_t>(st.st_size);
       out.mtime = static_cast<std::int64_t>(st.st_mtim.tv_sec);
       out.etag.clear();
-      co_return true;
+      return true;
     }
-    co_return false;
+    return false;
   }
 
- private:
   struct name {
     std::string name;
     bool directory = false;  // or a link to one
