@@ -4,10 +4,10 @@
 // caller passes the time), no I/O; the request driver (service/driver.hpp)
 // acts on them.
 //
-// - ttfb_learner: per (host, operation, size band) a small window of recent
+// - ttfb_learner: per (host, operation, size band) a window of recent
 //   times to first byte; the hedge delay is a high percentile of it,
 //   clamped to [floor, ceiling]. Too few recent samples (a cold start): a
-//   multiple of the slowest of them, or a start value with none, in the
+//   multiple of the slowest of them, or a start value with fewer than 8, in the
 //   same bounds. A first byte later than the delay x late_factor is retried
 //   like a timeout, hedging on or off (late_bound).
 // - hedge_budget: a token bucket (as gRPC's hedging throttle). Every request
@@ -39,22 +39,30 @@ struct hedge_params {
   /// cold_start (a first request includes connecting, and a process's few
   /// requests, such as a sync's one listing per side, are not hedged for
   /// being slower than the one before); from 8 to min_samples, cold_factor
-  /// x the slowest of them (a held reply among the first few is hedged soon).
-  double cold_factor = 2.0;
+  /// x the slowest of them (a held reply among the first few is hedged soon;
+  /// the slowest is often the one that connected: 2x it held the tail
+  /// bench's two early held GETs longest of all, and 1.5x still hedges a
+  /// steady store's replies under 4% of the time there).
+  double cold_factor = 1.5;
   std::chrono::milliseconds cold_start{500};
   /// ...and never sooner than cold_floor (nor the floor): a handful of
   /// quick replies says little of a store's spread, and a process that
   /// makes a few requests (a CLI run) should not hedge one for being a few
-  /// milliseconds slower than the others.
-  std::chrono::milliseconds cold_floor{20};
+  /// milliseconds slower than the others. 10 ms: twice the slowest of a
+  /// loopback store's first replies (about 5 ms, the first one connecting);
+  /// 20 ms held the tail bench's two early held GETs longest of all.
+  std::chrono::milliseconds cold_floor{10};
   /// The percentile of recent times to first byte taken as the delay: a
   /// steady store's replies later than it are hedged, so it sets the
-  /// hedges' share of quiet traffic (0.99 of 128: the second slowest, about
-  /// 1.5%), which must leave room in max_ratio for the slow ones hedging is
+  /// hedges' share of quiet traffic (0.99 of 512: the sixth slowest, about
+  /// 1%), which must leave room in max_ratio for the slow ones hedging is
   /// for (0.95 hedged 5% of quiet traffic: with 1% held the budget ran dry).
   double percentile = 0.99;
   /// Samples kept per key, and how many recent ones the percentile needs.
-  unsigned window = 128;
+  /// 512: two stalls in a row do not move the delay (of 128, the 99th
+  /// percentile was the second slowest, and a brief stall of the store set
+  /// every delay for the next 128 replies).
+  unsigned window = 512;
   unsigned min_samples = 16;
   /// Samples older than this are not recent (a quiet spell forgets).
   std::chrono::seconds max_age{120};
@@ -105,6 +113,7 @@ class ttfb_learner {
 
   hedge_params const* p_;
   std::unordered_map<std::string, ring> rings_;
+  mutable std::vector<duration> scratch_;  // delay()'s recent samples, reused
 };
 
 class hedge_budget {

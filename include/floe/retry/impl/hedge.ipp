@@ -44,7 +44,8 @@ FLOE_DECL ttfb_learner::duration ttfb_learner::delay(std::string_view host, std:
                                                      time_point now) const {
   duration const floor = p_->floor, ceiling = std::max<duration>(p_->ceiling, p_->floor);
   auto const* r = find(host, operation, band);
-  std::vector<duration> v;
+  auto& v = scratch_;
+  v.clear();
   if (r) {
     v.reserve(r->s.size());
     for (auto const& s : r->s)
