@@ -27,10 +27,10 @@ namespace detail {
 // One hedgeable attempt's race (driver::exchange_hedged). Each attempt's
 // request says when its reply head came (http::request::on_reply_head); the
 // first head commits, and the other attempt's head, if it comes, is refused
-// (that attempt ends there with no reply). The hedge runs in a coroutine of its own, so the race
-// can end at its head (the first attempt is cancelled then) while its body
-// is still read; every way out of exchange_hedged stops it and waits for its
-// end, so nothing the hedge uses is gone before it.
+// (that attempt ends there with no reply). The hedge runs in a coroutine of
+// its own, so the race can end at its head (the first attempt is cancelled
+// then) while its body is still read; every way out of exchange_hedged stops
+// it and waits for its end, so nothing the hedge uses is gone before it.
 struct head_race {
   enum class who { none, first, hedge };
   explicit head_race(boost::asio::any_io_executor const& ex)
