@@ -40,18 +40,15 @@ struct hedge_params {
   /// requests, such as a sync's one listing per side, are not hedged for
   /// being slower than the one before); from 8 to min_samples, cold_factor
   /// x the slowest of them (a held reply among the first few is hedged soon;
-  /// the slowest is often the one that connected: 2x it held the tail
-  /// bench's two early held GETs longest of all, and 1.5x still hedges a
-  /// steady store's replies under 4% of the time there).
+  /// 1.5x hedges a steady store's replies under 4% of the time there).
   double cold_factor = 1.5;
   std::chrono::milliseconds cold_start{500};
-  /// ...and never sooner than cold_floor (nor the floor): a handful of
-  /// quick replies says little of a store's spread, and a process that
-  /// makes a few requests (a CLI run) should not hedge one for being a few
-  /// milliseconds slower than the others. 10 ms: twice the slowest of a
-  /// loopback store's first replies (about 5 ms, the first one connecting);
-  /// 20 ms held the tail bench's two early held GETs longest of all.
-  std::chrono::milliseconds cold_floor{10};
+  /// ...and never sooner than cold_floor (nor the floor). 5 ms, the floor:
+  /// from 8 replies on, cold_factor x the slowest is the guard against a
+  /// store's spread (a process's few requests are under 8), and the 20 ms
+  /// this was before the start value held the tail bench's two early held
+  /// GETs longest of all.
+  std::chrono::milliseconds cold_floor{5};
   /// The percentile of recent times to first byte taken as the delay: a
   /// steady store's replies later than it are hedged, so it sets the
   /// hedges' share of quiet traffic (0.99 of 512: the sixth slowest, about
@@ -88,7 +85,8 @@ class ttfb_learner {
   /// `p` must outlive the learner.
   explicit ttfb_learner(hedge_params const& p) noexcept : p_(&p) {}
 
-  /// A reply head began `ttfb` after its request was sent, at `now`.
+  /// A reply head began `ttfb` after its request's first byte was written
+  /// (the driver passes http::exchange_facts::ttfb: no connecting), at `now`.
   FLOE_DECL void add(std::string_view host, std::string_view operation, unsigned band, duration ttfb,
                      time_point now);
   /// The hedge delay for a request starting at `now`.

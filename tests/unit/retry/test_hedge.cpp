@@ -99,12 +99,14 @@ TEST_CASE("hedge delay: until 8 replies are known the start value holds: a proce
   CHECK(l.delay("h", "ListObjectsV2", 0, c.t) == 22500us);  // 8 known: 1.5 x the slowest
 }
 
-TEST_CASE("hedge delay: the cold start never hedges sooner than its own floor, 10 ms by default") {
+TEST_CASE("hedge delay: the cold start never hedges sooner than its own floor, the floor (5 ms) by default") {
   hedge_params p;
+  CHECK(p.cold_floor == p.floor);
+  p.cold_floor = 20ms;  // a caller's own
   ttfb_learner l(p);
   fake_clock c;
   for (int i = 0; i < 8; ++i) l.add("h", "HeadObject", 0, 1ms, c.t);
-  CHECK(l.delay("h", "HeadObject", 0, c.t) == 10ms);  // 2 ms, up to the cold floor
+  CHECK(l.delay("h", "HeadObject", 0, c.t) == 20ms);  // 1.5 ms, up to the cold floor
   l.add("h", "HeadObject", 0, 30ms, c.t);
   CHECK(l.delay("h", "HeadObject", 0, c.t) == 45ms);  // above it: 1.5 x the slowest
   for (int i = 0; i < 7; ++i) l.add("h", "HeadObject", 0, 1ms, c.t);
@@ -112,6 +114,10 @@ TEST_CASE("hedge delay: the cold start never hedges sooner than its own floor, 1
   p.ceiling = 10ms;  // the ceiling bounds the cold floor too
   for (int i = 0; i < 8; ++i) l.add("g", "HeadObject", 0, 1ms, c.t);
   CHECK(l.delay("g", "HeadObject", 0, c.t) == 10ms);
+  p.ceiling = 500ms;
+  p.cold_floor = 5ms;  // the default: 1.5 x 4 ms
+  for (int i = 0; i < 8; ++i) l.add("k", "HeadObject", 0, 4ms, c.t);
+  CHECK(l.delay("k", "HeadObject", 0, c.t) == 6ms);
 }
 
 TEST_CASE("hedge delay: a reply held among the first few is hedged soon after the others came") {
@@ -123,7 +129,7 @@ TEST_CASE("hedge delay: a reply held among the first few is hedged soon after th
   steady::duration const ttfbs[] = {12ms, 3ms, 4ms, 3ms, 5ms, 3ms, 4ms, 3ms, 3ms, 6ms, 3ms, 4ms, 3ms};
   for (auto t : ttfbs) l.add("h", "GetObject", 0, t, c.t);
   auto const d = l.delay("h", "GetObject", 0, c.t);
-  CHECK(d == 18ms);  // 1.5 x the first reply's 12 ms (it connected)
+  CHECK(d == 18ms);  // 1.5 x the slowest, the first reply's 12 ms
   CHECK(d < 2000ms / 20);  // well under 1/20 of the hold
 }
 

@@ -61,6 +61,14 @@ struct head_race {
   }
 };
 
+// What the learner is taught of a reply: the time from its request's first
+// byte written to its reply's first byte read, so a connection opened for
+// it (a first request, every hedge) does not count; from the start of the
+// attempt when the exchange could not say.
+inline std::chrono::nanoseconds learned_ttfb(http::exchange_facts const& xf, std::chrono::nanoseconds since_start) {
+  return xf.ttfb.count() > 0 ? std::chrono::duration_cast<std::chrono::nanoseconds>(xf.ttfb) : since_start;
+}
+
 // Waits until cancelled (a racer that has nothing left to say).
 inline boost::asio::awaitable<int> park(boost::asio::any_io_executor ex) {
   boost::asio::steady_timer t(ex, std::chrono::steady_clock::time_point::max());
@@ -238,7 +246,8 @@ FLOE_DECL boost::asio::awaitable<int> driver::exchange_hedged(std::chrono::stead
     auto& h = *spec.hedge;
     if (!h.out.code && h.res.status != 0) {
       auto const now = steady::now();
-      ttfb_.add(host, spec.operation, band_after(spec, req, h.res, now), race.hedge_head - h.sent, now);
+      ttfb_.add(host, spec.operation, band_after(spec, req, h.res, now),
+                detail::learned_ttfb(h.xf, race.hedge_head - h.sent), now);
     }
     res = std::move(h.res);
     out = std::move(h.out);
@@ -250,7 +259,7 @@ FLOE_DECL boost::asio::awaitable<int> driver::exchange_hedged(std::chrono::stead
     if (!out.code && res.status != 0) {
       auto const now = steady::now();
       auto const head = race.first_head == steady::time_point{} ? now : race.first_head;
-      ttfb_.add(host, spec.operation, band_after(spec, req, res, now), head - t0, now);
+      ttfb_.add(host, spec.operation, band_after(spec, req, res, now), detail::learned_ttfb(xf, head - t0), now);
     }
     co_return 0;
   }
