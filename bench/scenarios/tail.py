@@ -26,7 +26,9 @@ warm-up GET), as a share of N (a first rule that never fires counts every
 request: its `matched`); blackholed requests are not forwarded, so not
 counted.
 FLOE_TAIL_TOOLS=floe,boto3 runs only those tools, FLOE_TAIL_ROWS=quiet,held
-only the rows whose name contains one of those words. bench_tail names its GETs
+only the rows whose name contains one of those words. FLOE_TAIL_NO_HEDGE_FIRST=1
+runs floe-no-hedge before floe in each row (the first tool of a row has shown
+more CPU per GET: compare the two in both orders). bench_tail names its GETs
 slower than 250 ms on stderr.
 Loopback only; credentials are dummies (moto checks none).
 """
@@ -69,8 +71,10 @@ def tools(build, port, n, peers):
     """(tool, command, extra environment) for one row."""
     floe = [os.path.join(build, "bench/s3/bench_tail"), f"http://localhost:{port}", BUCKET, KEY, str(n),
             ",".join(ADDRESSES)]
-    yield "floe", floe, {}
-    yield "floe-no-hedge", floe, {"FLOE_TAIL_HEDGE": "off"}
+    pair = [("floe", floe, {}), ("floe-no-hedge", floe, {"FLOE_TAIL_HEDGE": "off"})]
+    if os.environ.get("FLOE_TAIL_NO_HEDGE_FIRST"):  # a row's first tool pays more CPU: measure both orders
+        pair.reverse()
+    yield from pair
     if not peers:
         return
     endpoint = f"http://127.0.0.1:{port}"
