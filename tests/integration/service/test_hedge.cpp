@@ -44,6 +44,8 @@ struct rig {
   explicit rig(floe::http::client_config cfg = floe::test::http_test_config(),
                std::chrono::milliseconds ceiling = 100ms, std::chrono::milliseconds floor = 5ms)
       : c(io.get_executor(), cfg), d(c, s3_like(), nullptr, hedging(cfg, ceiling, floor)) {}
+  rig(floe::service::driver_config const& dc, floe::http::client_config cfg)
+      : c(io.get_executor(), cfg), d(c, s3_like(), nullptr, dc) {}
 
   floe::error run(std::string method, std::string const& target, response& res, bool hedgeable,
                   std::string const& body = {}, std::string const& range = {}) {
@@ -281,6 +283,34 @@ TEST_CASE("hedge: a 503 from the store stops hedging") {
   CHECK(res.body == "hedged bytes");
   CHECK(r.d.hedges().sent == 0);  // slow, but the store pushed back
   CHECK(srv.control.rule_counter(slow, "fired") == 1);
+}
+
+TEST_CASE("hedge: with hedging off, a first byte later than the learned bound is cut and retried like a timeout") {
+  auto& srv = servers::get();
+  srv.control.reset();
+  make_object("hedge-late-bucket", "k");
+  auto const cfg = floe::test::http_test_config();
+  auto dc = hedging(cfg, 600ms, 50ms);
+  dc.hedge.enabled = false;
+  dc.hedge.late_min = 300ms;  // the bound: max(delay x 4, 300 ms); the delay is at least the 50 ms floor
+  rig r(dc, cfg);
+  response res;
+  for (int i = 0; i < 20; ++i) {  // quick replies: the bound is learned (min_samples, 16)
+    auto e = r.run("GET", "/hedge-late-bucket/k", res, true);
+    REQUIRE_MESSAGE(!e.code, e.what());
+  }
+  auto const late_before = r.d.hedges().late;  // a quick read slowed past 300 ms by a loaded machine: cut too
+  int const held = srv.control.add_rule(delay_rule("GET", "^/hedge-late-bucket/k$", R"({"nth":[1]})", 5000));
+  auto const t0 = std::chrono::steady_clock::now();
+  auto e = r.run("GET", "/hedge-late-bucket/k", res, true);
+  auto const took = std::chrono::steady_clock::now() - t0;
+  REQUIRE_MESSAGE(!e.code, e.what());
+  CHECK(res.body == "hedged bytes");
+  CHECK(srv.control.rule_counter(held, "fired") == 1);
+  CHECK(res.attempts == 2);  // cut, then sent again: not a hedge
+  CHECK(r.d.hedges().late == late_before + 1);
+  CHECK(r.d.hedges().sent == 0);
+  CHECK(took < 5s);  // not the hold
 }
 
 TEST_CASE("hedge: the delay is learned per size band: a big ranged read is not held to the small reads' delay") {
