@@ -27,23 +27,39 @@
 
 namespace floe::s3::detail {
 
-// Payload bytes per chunk (S3 takes at least 8 KiB but for the last).
-inline constexpr std::size_t trailer_chunk = 64u << 10;
+// Payload bytes per chunk for a body written in pieces of `write_size`
+// bytes (http::client_config::io_chunk: 64 KiB by default, 1 MiB in the
+// CLI): the largest whole number of 4 KiB pages whose framed chunk (its
+// hex size and CRLF, the payload, CRLF) fits in one piece, and never under
+// the 8 KiB S3 takes for every chunk but the last. 60 KiB for 64 KiB
+// pieces, 1,020 KiB for 1 MiB. With whole framed chunks per write
+// (framing_reader) each write reads a file once, at a page-aligned offset,
+// and hashes whole 256-byte blocks: with 64 KiB chunks in 1 MiB writes a
+// part was read in 64 KiB preads (and hashed in pieces), 16 times as many
+// reads as the same part sent without a checksum.
+FLOE_DECL std::size_t trailer_chunk_for(std::size_t write_size) noexcept;
+
+// The bytes of one full framed chunk of `chunk` payload bytes.
+FLOE_DECL std::size_t framed_chunk_size(std::size_t chunk) noexcept;
 
 // What one trailer-form body is doing; shared by the body's callbacks and
 // the operation, which reads the trailer's value once the body was sent.
 struct trailer_state {
   std::uint64_t length = 0;  // payload bytes
+  std::size_t chunk = 64u << 10;  // payload bytes per chunk (trailer_chunk_for)
   checksum::algorithm alg = checksum::algorithm::crc64nvme;
   std::optional<sigv4::aws_chunked_encoder> enc;
   std::uint64_t pos = 0;     // payload bytes read
   http::body_source::read_fn source;  // the caller's stream
 };
 
-// The body framing what `read` produces (`length` bytes; not replayable).
+// The body framing what s->source produces (s->length bytes in chunks of
+// s->chunk, hashed with s->alg; not replayable).
 FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> const& s);
 
 // The reader framing s's payload (s->enc made), pulling it from s->source.
+// Given room for one framed chunk or more, a call writes whole framed
+// chunks only (and the final chunk and trailer once the payload is done).
 FLOE_DECL http::body_source::read_fn framing_reader(std::shared_ptr<trailer_state> const& s);
 
 // The trailer states of a restartable body's attempts: `latest` is the one
@@ -58,14 +74,15 @@ struct trailer_attempts {
 // (http/restartable_body.hpp) whose every attempt starts the framing and
 // the checksum again.
 FLOE_DECL http::body_source restartable_trailer_body(std::function<http::body_source::read_fn()> source,
-                                                     std::uint64_t length, checksum::algorithm alg,
+                                                     std::uint64_t length, std::size_t chunk, checksum::algorithm alg,
                                                      std::shared_ptr<trailer_attempts> const& out);
 
 // `length` bytes of the file at `path` from `offset`, framed and hashed as
 // they are read: restartable, each attempt opens the file and starts again
 // (a file shorter than that is an error of the attempt, as for file bodies).
 FLOE_DECL http::body_source file_trailer_body(std::string path, std::uint64_t offset, std::uint64_t length,
-                                              checksum::algorithm alg, std::shared_ptr<trailer_attempts> const& out);
+                                              std::size_t chunk, checksum::algorithm alg,
+                                              std::shared_ptr<trailer_attempts> const& out);
 
 // Content-Encoding: aws-chunked, x-amz-decoded-content-length, x-amz-trailer
 // and x-amz-sdk-checksum-algorithm (x-amz-content-sha256 is the payload

@@ -128,6 +128,7 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
                                                                                         checksum::algorithm alg) {
   auto st = std::make_shared<detail::trailer_state>();
   st->length = body.size();
+  st->chunk = detail::trailer_chunk_for(cfg_.http.io_chunk);
   st->alg = alg;
   detail::exchange_lease x(spare_exchanges_);
   http::request& req = x.req();
@@ -138,7 +139,7 @@ FLOE_DECL boost::asio::awaitable<std::optional<result<put_result>>> client::do_p
   auto const* restart = http::restartable_of(body);
   auto attempts = std::make_shared<detail::trailer_attempts>();
   if (restart) {
-    req.body = detail::restartable_trailer_body(restart->start, body.size(), alg, attempts);
+    req.body = detail::restartable_trailer_body(restart->start, body.size(), st->chunk, alg, attempts);
   } else {
     st->source = body.reader();
     req.body = detail::stream_trailer_body(st);

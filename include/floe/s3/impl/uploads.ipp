@@ -166,7 +166,8 @@ FLOE_DECL boost::asio::awaitable<result<put_result>> client::do_multipart(std::s
           std::shared_ptr<detail::trailer_attempts> sent;
           if (trailer) {
             sent = std::make_shared<detail::trailer_attempts>();
-            req.body = detail::file_trailer_body(path, off, len, *alg, sent);
+            req.body = detail::file_trailer_body(path, off, len, detail::trailer_chunk_for(cfg_.http.io_chunk), *alg,
+                                                 sent);
             detail::set_trailer_headers(req.headers, *alg, len);
             op.payload_hash = sigv4::streaming_unsigned_payload_trailer;
             op.before_retry = [&res]() -> error { return detail::trailer_refused_before_retry(res); };

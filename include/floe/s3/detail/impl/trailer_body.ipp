@@ -4,49 +4,82 @@
 #include <floe/http/file_io.hpp>
 #include <floe/http/restartable_body.hpp>
 
+#include <algorithm>
 #include <string_view>
 
 namespace floe::s3::detail {
 
+FLOE_DECL std::size_t framed_chunk_size(std::size_t chunk) noexcept {
+  std::size_t digits = 1;
+  for (auto c = chunk; c >= 16; c /= 16) ++digits;
+  return digits + 2 + chunk + 2;
+}
+
+FLOE_DECL std::size_t trailer_chunk_for(std::size_t write_size) noexcept {
+  constexpr std::size_t page = 4096, least = 8u << 10;
+  auto chunk = write_size / page * page;
+  while (chunk > least && framed_chunk_size(chunk) > write_size) chunk -= page;
+  return std::max(chunk, least);
+}
+
+namespace trailer_impl {
+
+// Whole framed chunks where dst holds one: a chunk's payload is then pulled
+// in one piece (one read of a file, at a page-aligned offset).
+inline std::span<char> whole_chunks(std::span<char> dst, std::size_t chunk) noexcept {
+  auto const framed = framed_chunk_size(chunk);
+  return dst.size() >= framed ? dst.first(dst.size() / framed * framed) : dst;
+}
+
+// The encoder's pull: payload bytes from s->source; a source that ends
+// before its length is an error, not a short body.
+inline auto pull_from(trailer_state& s, boost::system::error_code& ec) {
+  return [&s, &ec](std::span<char> d) -> std::size_t {
+    if (ec) return 0;
+    auto const got = s.source(d, ec);
+    s.pos += got;
+    return got;
+  };
+}
+
+}  // namespace trailer_impl
+
 // The reader framing s's payload: each call frames the next piece, pulling
-// payload bytes from s->source; a source that ends before its length is an
-// error, not a short body.
+// payload bytes from s->source and hashing them as they come.
 FLOE_DECL http::body_source::read_fn framing_reader(std::shared_ptr<trailer_state> const& s) {
   return [s](std::span<char> dst, boost::system::error_code& ec) -> std::size_t {
-    auto const n = s->enc->next(dst, [&](std::span<char> d) -> std::size_t {
-      if (ec) return 0;
-      auto const got = s->source(d, ec);
-      s->pos += got;
-      return got;
-    });
+    auto const n = s->enc->next(trailer_impl::whole_chunks(dst, s->chunk), trailer_impl::pull_from(*s, ec));
     if (n == 0 && !s->enc->done() && !ec) ec = make_error_code(errc::invalid_argument);
     return n;
   };
 }
 
 FLOE_DECL http::body_source stream_trailer_body(std::shared_ptr<trailer_state> const& s) {
-  auto const encoded = sigv4::aws_chunked_length(s->length, trailer_chunk, s->alg);
-  s->enc.emplace(s->length, trailer_chunk, s->alg);
+  auto const encoded = sigv4::aws_chunked_length(s->length, s->chunk, s->alg);
+  s->enc.emplace(s->length, s->chunk, s->alg);
   return http::body_source::stream(framing_reader(s), encoded);
 }
 
 FLOE_DECL http::body_source restartable_trailer_body(std::function<http::body_source::read_fn()> source,
-                                                     std::uint64_t length, checksum::algorithm alg,
+                                                     std::uint64_t length, std::size_t chunk,
+                                                     checksum::algorithm alg,
                                                      std::shared_ptr<trailer_attempts> const& out) {
-  auto start = [source = std::move(source), length, alg, out]() -> http::body_source::read_fn {
+  auto start = [source = std::move(source), length, chunk, alg, out]() -> http::body_source::read_fn {
     auto st = std::make_shared<trailer_state>();
     st->length = length;
+    st->chunk = chunk;
     st->alg = alg;
-    st->enc.emplace(length, trailer_chunk, alg);
+    st->enc.emplace(length, chunk, alg);
     st->source = source();
     out->latest = st;
     return framing_reader(st);
   };
-  return http::restartable_body(std::move(start), sigv4::aws_chunked_length(length, trailer_chunk, alg));
+  return http::restartable_body(std::move(start), sigv4::aws_chunked_length(length, chunk, alg));
 }
 
 FLOE_DECL http::body_source file_trailer_body(std::string path, std::uint64_t offset, std::uint64_t length,
-                                              checksum::algorithm alg, std::shared_ptr<trailer_attempts> const& out) {
+                                              std::size_t chunk, checksum::algorithm alg,
+                                              std::shared_ptr<trailer_attempts> const& out) {
   // Each attempt opens the file and reads the region from its start.
   auto source = [path = std::move(path), offset]() -> http::body_source::read_fn {
     auto fd = std::make_shared<http::detail::unique_fd>(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -70,7 +103,7 @@ FLOE_DECL http::body_source file_trailer_body(std::string path, std::uint64_t of
       }
     };
   };
-  return restartable_trailer_body(std::move(source), length, alg, out);
+  return restartable_trailer_body(std::move(source), length, chunk, alg, out);
 }
 
 FLOE_DECL void set_trailer_headers(http::fields& h, checksum::algorithm a, std::uint64_t payload) {
