@@ -135,6 +135,7 @@ class Harness:
         self.quick = a.quick
         self.results = {"scenarios": {}, "versions": {}, "notes": [], "quick": a.quick, "rounds": a.rounds}
         self.samples = {}  # (scenario, tool) -> every round's figures
+        self.to_free = []  # the last big PUT's files, checked (free_big_put)
         self.round = 0
         self.build = os.path.abspath(a.build_dir)
         self.work = tempfile.mkdtemp(prefix="floe-bench-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
@@ -342,7 +343,12 @@ class Harness:
             raise bad(f"the trailer's CRC64NVME {want} does not match the bytes")
 
     def check_big_put(self, key):
-        """The object as received: one PUT's file, or the parts in order."""
+        """The object as received: one PUT's file, or the parts in order. Its
+        files are removed just before the next upload starts (free_big_put):
+        each upload then finds the same memory just freed. (Freed a few
+        seconds earlier, during a slow check, the host took the pages back
+        by then, and the next upload ran up to 3x slower getting them
+        again: whichever row followed the slowest check lost.)"""
         h = hashlib.sha256()
         whole = os.path.join(self.root, "bench", key)
         pdir = os.path.join(self.root, "parts", os.path.dirname(key))
@@ -357,13 +363,19 @@ class Harness:
             for chunk in self.received_bytes(p):
                 h.update(chunk)
                 size += len(chunk)
-            os.unlink(p)
-        if os.path.exists(whole):
-            os.unlink(whole)
+            self.to_free.append(p)
+        if os.path.exists(whole) and whole not in files:
+            self.to_free.append(whole)
         if size != self.big or h.hexdigest() != self.big_sha:
             raise RuntimeError(f"PUT check: {size} bytes received in {len(files)} piece(s), want {self.big} "
                                f"({'same' if h.hexdigest() == self.big_sha else 'different'} bytes)")
         return len(files)
+
+    def free_big_put(self):
+        for p in self.to_free:
+            if os.path.exists(p):
+                os.unlink(p)
+        self.to_free = []
 
     # ------------------------------------------------------------ the limit
     def wrk(self, path, conns, script=None, secs=None):
@@ -585,6 +597,7 @@ class Harness:
 
         def one(tool, cmd, key, lib=False, env=None):
             def go():
+                self.free_big_put()
                 c = run(cmd, env or self.env)
                 pieces = self.check_big_put(key)
                 mbs = c.json()["mb_per_s"] if lib else self.big / c.wall / 1e6
@@ -608,6 +621,7 @@ class Harness:
         one("rclone copyto", ["rclone", "copyto", src, "bench:bench/up/rclone", "--ignore-checksum", "-q",
                               "--s3-no-check-bucket", "--s3-no-head", "--s3-disable-checksum",
                               "--s3-chunk-size", "16M", "--s3-upload-concurrency", "4"] + self.rclone_quiet, "up/rclone")
+        self.free_big_put()
 
     def memory(self):
         """Peak RSS of the floe CLI at a small and at the big object size, GET to
