@@ -48,9 +48,9 @@ awaitable<int> cmd_cat(context& x) {
 
 result<void> check_cp(command_line const& cl) { return check_output_and_filters(cl, cl.recursive); }
 
-constexpr option_spec recursive{"recursive", 'r', "", "copy a directory or prefix", set_flag<&command_line::recursive>};
+constexpr option_spec cp_recursive{"recursive", 'r', "", "copy a directory or prefix", set_flag<&command_line::recursive>};
 constexpr option_spec const* cp_options[] = {
-    &recursive,           &concurrency_option,        &exclude_option,        &include_option,
+    &cp_recursive,           &concurrency_option,        &exclude_option,        &include_option,
     &dryrun_option,       &quiet_option,              &only_show_errors_option, &content_type_option,
     &metadata_option,     &no_guess_mime_type_option, &no_progress_option,    &storage_class_option,
     &sse_option,          &sse_kms_key_id_option,     &acl_option,            &cache_control_option, &checksum_algorithm_option};

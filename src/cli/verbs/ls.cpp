@@ -117,13 +117,13 @@ awaitable<int> cmd_ls(context& x) {
   co_return exit_ok;
 }
 
-constexpr option_spec recursive{"recursive", 'r', "", "every key under the prefix, not grouped at '/'",
+constexpr option_spec ls_recursive{"recursive", 'r', "", "every key under the prefix, not grouped at '/'",
                                 set_flag<&command_line::recursive>};
 constexpr option_spec human_readable{"human-readable", 0, "", "sizes as 1.0 KiB, 3.5 MiB, ...",
                                      set_flag<&command_line::human_readable>};
 constexpr option_spec summarize{"summarize", 0, "", "end with the number of objects and their total size",
                                 set_flag<&command_line::summarize>};
-constexpr option_spec const* ls_options[] = {&recursive, &human_readable, &summarize};
+constexpr option_spec const* ls_options[] = {&ls_recursive, &human_readable, &summarize};
 
 constexpr verb_spec ls_verbs[] = {
     {.name = "ls",

@@ -34,16 +34,16 @@ result<void> check_put(command_line const& cl) {
 
 constexpr option_spec file{"file", 'f', "FILE", "read the body from FILE (large files go up in parts)",
                            set_text<&command_line::file>};
-constexpr option_spec if_none_match{"if-none-match", 0, "'*'", "create only: exit 3 if the key exists",
+constexpr option_spec put_if_none_match{"if-none-match", 0, "'*'", "create only: exit 3 if the key exists",
                                     set_if_none_match};
-constexpr option_spec if_match{
+constexpr option_spec put_if_match{
     "if-match", 0, "ETAG",
     "replace only if the current ETag is ETAG, else exit 3.\nA conditional put carries a write id "
     "(x-amz-meta-floe-write-id).\nIf its reply is lost or a 5xx, floe looks (HeadObject): its\nown write there exits 0; "
     "anything else exits 3, saying the\nreply was ambiguous and what is there",
     set_if_match};
 constexpr option_spec const* put_options[] = {
-    &file,          &if_none_match,        &if_match,   &content_type_option,  &metadata_option,
+    &file,          &put_if_none_match,        &put_if_match,   &content_type_option,  &metadata_option,
     &no_guess_mime_type_option, &no_progress_option, &storage_class_option, &sse_option,
     &sse_kms_key_id_option,     &acl_option,         &cache_control_option, &checksum_algorithm_option};
 

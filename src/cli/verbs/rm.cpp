@@ -82,11 +82,11 @@ awaitable<int> cmd_rm(context& x) {
   co_return rc;
 }
 
-constexpr option_spec recursive{"recursive", 'r', "", "delete every key under the prefix",
+constexpr option_spec rm_recursive{"recursive", 'r', "", "delete every key under the prefix",
                                 set_flag<&command_line::recursive>};
-constexpr option_spec if_match{"if-match", 0, "ETAG", "delete only if the object's ETag is ETAG (else exit 3)",
+constexpr option_spec rm_if_match{"if-match", 0, "ETAG", "delete only if the object's ETag is ETAG (else exit 3)",
                                set_if_match};
-constexpr option_spec const* rm_options[] = {&recursive,     &if_match,     &exclude_option,         &include_option,
+constexpr option_spec const* rm_options[] = {&rm_recursive,     &rm_if_match,     &exclude_option,         &include_option,
                                              &dryrun_option, &quiet_option, &only_show_errors_option};
 
 result<void> check_rm(command_line const& cl) { return check_output_and_filters(cl, cl.recursive); }

@@ -78,12 +78,12 @@ result<void> check_stat(command_line const& cl) {
   return {};
 }
 
-constexpr option_spec if_none_match{"if-none-match", 0, "ETAG",
+constexpr option_spec stat_if_none_match{"if-none-match", 0, "ETAG",
                                     "exit 3 (\"not modified\") when the ETag is still ETAG: a cheap\nchange check",
                                     set_if_none_match};
-constexpr option_spec if_match{"if-match", 0, "ETAG", "exit 3 (precondition failed) unless the ETag is ETAG",
+constexpr option_spec stat_if_match{"if-match", 0, "ETAG", "exit 3 (precondition failed) unless the ETag is ETAG",
                                set_if_match};
-constexpr option_spec const* stat_options[] = {&if_none_match, &if_match};
+constexpr option_spec const* stat_options[] = {&stat_if_none_match, &stat_if_match};
 
 constexpr verb_spec stat_verbs[] = {
     {.name = "stat",

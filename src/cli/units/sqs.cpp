@@ -1,0 +1,11 @@
+// The CLI's build unit 'sqs' (src/cli/meson.build): these files compiled as one
+// translation unit, so that what they share is parsed and instantiated once.
+// Included by relative paths: the same text in every checkout (the compiler
+// cache finds it from any clone). tests/unit/cli/cli_units.py checks that every
+// source of the CLI is in exactly one unit.
+#include "../verbs/sqs.cpp"
+#include "../cli_session.cpp"
+#include "../sqs_client.cpp"
+#include "../sqs_lines.cpp"
+#include "../sqs_send.cpp"
+#include "../sqs_receive.cpp"
