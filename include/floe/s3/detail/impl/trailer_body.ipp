@@ -10,9 +10,9 @@
 namespace floe::s3::detail {
 
 FLOE_DECL std::size_t framed_chunk_size(std::size_t chunk) noexcept {
-  std::size_t digits = 1;
-  for (auto c = chunk; c >= 16; c /= 16) ++digits;
-  return digits + 2 + chunk + 2;
+  // One full chunk's share of the framed length (the trailer's cancels out).
+  auto const a = checksum::algorithm::crc32;
+  return static_cast<std::size_t>(sigv4::aws_chunked_length(chunk, chunk, a) - sigv4::aws_chunked_length(0, chunk, a));
 }
 
 FLOE_DECL std::size_t trailer_chunk_for(std::size_t write_size) noexcept {
@@ -22,33 +22,21 @@ FLOE_DECL std::size_t trailer_chunk_for(std::size_t write_size) noexcept {
   return std::max(chunk, least);
 }
 
-namespace trailer_impl {
-
-// Whole framed chunks where dst holds one: a chunk's payload is then pulled
-// in one piece (one read of a file, at a page-aligned offset).
-inline std::span<char> whole_chunks(std::span<char> dst, std::size_t chunk) noexcept {
-  auto const framed = framed_chunk_size(chunk);
-  return dst.size() >= framed ? dst.first(dst.size() / framed * framed) : dst;
-}
-
-// The encoder's pull: payload bytes from s->source; a source that ends
-// before its length is an error, not a short body.
-inline auto pull_from(trailer_state& s, boost::system::error_code& ec) {
-  return [&s, &ec](std::span<char> d) -> std::size_t {
-    if (ec) return 0;
-    auto const got = s.source(d, ec);
-    s.pos += got;
-    return got;
-  };
-}
-
-}  // namespace trailer_impl
-
 // The reader framing s's payload: each call frames the next piece, pulling
-// payload bytes from s->source and hashing them as they come.
+// payload bytes from s->source and hashing them as they come; a source that
+// ends before its length is an error, not a short body. Where dst holds a
+// framed chunk or more it is cut to whole ones: a chunk's payload is then
+// pulled in one piece (one read of a file, at a page-aligned offset).
 FLOE_DECL http::body_source::read_fn framing_reader(std::shared_ptr<trailer_state> const& s) {
   return [s](std::span<char> dst, boost::system::error_code& ec) -> std::size_t {
-    auto const n = s->enc->next(trailer_impl::whole_chunks(dst, s->chunk), trailer_impl::pull_from(*s, ec));
+    if (auto const framed = framed_chunk_size(s->chunk); dst.size() >= framed)
+      dst = dst.first(dst.size() / framed * framed);
+    auto const n = s->enc->next(dst, [&](std::span<char> d) -> std::size_t {
+      if (ec) return 0;
+      auto const got = s->source(d, ec);
+      s->pos += got;
+      return got;
+    });
     if (n == 0 && !s->enc->done() && !ec) ec = make_error_code(errc::invalid_argument);
     return n;
   };
