@@ -4,6 +4,9 @@
 Each meson test is one executable; what we report is the number of test
 cases inside them. Recognised summaries, taken from the test's stdout:
   doctest:  "[doctest] test cases: 12 | 11 passed | 1 failed | 0 skipped"
+            (the skipped count replaced by our runner's "[floe] cases left
+            out: N": a program holds many tests' files, and doctest counts
+            the other files' cases as skipped)
   pytest:   "== 3 passed, 1 failed in 0.2s =="  (any subset of the counts)
   ours:     "floe-cases: N passed, M failed"    (fuzz replay, shell tests)
 An executable with none of these counts as one case, passed or failed by
@@ -25,6 +28,7 @@ import sys
 
 DOCTEST = re.compile(r"\[doctest\] test cases:\s*(\d+)\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed(?:\s*\|\s*(\d+) skipped)?")
 PYTEST = re.compile(r"^=+ (.*) in [\d.]+s.*=+$", re.M)
+LEFT_OUT = re.compile(r"^\[floe\] cases left out: (\d+)$", re.M)
 OURS = re.compile(r"floe-cases: (\d+) passed, (\d+) failed")
 
 
@@ -34,6 +38,9 @@ def count(stdout):
         p = sum(int(x[1]) for x in m)
         f = sum(int(x[2]) for x in m)
         s = sum(int(x[3] or 0) for x in m)
+        ours = LEFT_OUT.findall(stdout)
+        if ours:
+            s = sum(int(x) for x in ours)
         return p, f, s
     m = OURS.findall(stdout)
     if m:

@@ -1,8 +1,4 @@
-// The CLI's build unit 'args' (src/cli/meson.build): these files compiled as one
-// translation unit, so that what they share is parsed and instantiated once.
-// Included by relative paths: the same text in every checkout (the compiler
-// cache finds it from any clone). tests/unit/cli/cli_units.py checks that every
-// source of the CLI is in exactly one unit.
+// A build unit of the CLI: see src/cli/meson.build.
 #include "../parse.cpp"
 #include "../help.cpp"
 #include "../options.cpp"

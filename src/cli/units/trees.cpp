@@ -1,7 +1,3 @@
-// The CLI's build unit 'trees' (src/cli/meson.build): these files compiled as one
-// translation unit, so that what they share is parsed and instantiated once.
-// Included by relative paths: the same text in every checkout (the compiler
-// cache finds it from any clone). tests/unit/cli/cli_units.py checks that every
-// source of the CLI is in exactly one unit.
+// A build unit of the CLI: see src/cli/meson.build.
 #include "../tree_transfer.cpp"
 #include "../verbs/sync.cpp"

@@ -35,6 +35,10 @@
 #include <string_view>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace transport_it {
+
 using namespace floe::test::http_names;
 using floe::test::scripted_connection;
 using floe::test::scripted_server;
@@ -764,3 +768,5 @@ TEST_CASE("the scripted TLS server writing to a client that went away gets an er
   REQUIRE(eventually([&srv] { return srv.counter("closed") == 1; }));
   CHECK(srv.counter("write failed") == 1);
 }
+
+}  // namespace transport_it

@@ -20,6 +20,10 @@
 #include <chrono>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace deadline_it {
+
 using namespace floe::test::http_names;
 using floe::test::servers;
 using floe::test::s3_like;
@@ -164,3 +168,5 @@ TEST_CASE("deadline: a caller's cancellation is still operation_aborted, not a t
   srv.control.delete_rule(hold);
   CHECK_MESSAGE(e.code == asio::error::operation_aborted, e.what());
 }
+
+}  // namespace deadline_it

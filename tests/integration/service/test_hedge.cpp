@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace hedge_it {
+
 using namespace floe::test::http_names;
 using floe::test::servers;
 using floe::test::s3_like;
@@ -347,3 +351,5 @@ TEST_CASE("hedge: the delay is learned per size band: a big ranged read is not h
   CHECK(r.d.hedges().sent == 1);
   CHECK(r.d.hedges().won == 1);
 }
+
+}  // namespace hedge_it

@@ -21,6 +21,10 @@
 #include <unistd.h>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace warm_up_it {
+
 namespace asio = boost::asio;
 using floe::test::servers;
 using namespace std::chrono_literals;
@@ -175,3 +179,5 @@ TEST_CASE("sqs warm-up: n connections opened ahead, and the first requests at on
   for (bool r : seen) CHECK(r);
   CHECK(w.srv.control.stat("connections") == 3);
 }
+
+}  // namespace warm_up_it

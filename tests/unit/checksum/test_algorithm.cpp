@@ -8,6 +8,10 @@
 #include <array>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace checksum_algorithm_test {
+
 namespace cs = floe::checksum;
 
 TEST_CASE("each algorithm's names and digest size as S3 has them") {
@@ -139,3 +143,5 @@ TEST_CASE("a digest is big-endian; parse_digest checks the size and names algori
   sha.alg = cs::algorithm::sha1;
   CHECK(sha.crc() == 0);
 }
+
+}  // namespace checksum_algorithm_test

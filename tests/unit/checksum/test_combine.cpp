@@ -10,6 +10,10 @@
 #include <random>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace checksum_combine_test {
+
 namespace cs = floe::checksum;
 
 namespace {
@@ -116,3 +120,5 @@ TEST_CASE("split_composite finds -N and refuses what has none") {
     CHECK_FALSE(cs::split_composite(plain));
   }
 }
+
+}  // namespace checksum_combine_test

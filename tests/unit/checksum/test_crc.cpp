@@ -10,6 +10,10 @@
 
 #include <random>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace checksum_crc_test {
+
 namespace cs = floe::checksum;
 using floe_test::random_bytes;
 using floe_test::runnable_implementations;
@@ -256,3 +260,5 @@ TEST_CASE("use_implementation forces one for the dispatched calls, and refuses w
   REQUIRE(cs::use_implementation(before));
   CHECK(cs::to_string(cs::implementation::avx512) == "avx512");
 }
+
+}  // namespace checksum_crc_test

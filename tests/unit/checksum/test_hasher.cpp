@@ -10,6 +10,10 @@
 
 #include <random>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace checksum_hasher_test {
+
 namespace cs = floe::checksum;
 
 namespace {
@@ -98,3 +102,5 @@ TEST_CASE("reset() starts over with the same algorithm") {
     CHECK(h.value().alg == a);
   }
 }
+
+}  // namespace checksum_hasher_test

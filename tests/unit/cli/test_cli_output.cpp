@@ -18,6 +18,10 @@
 #include <vector>
 #include <unistd.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace cli_cli_output_test {
+
 using namespace floe;
 
 TEST_CASE("redact_target hides every signing value in a query, keeps the rest as sent") {
@@ -298,3 +302,5 @@ TEST_CASE("printable: C0, DEL and C1 controls and bytes that are not UTF-8 as \\
   CHECK(cli::printable("caf\xc3\xa9 \xe2\x82\xac \xe4\xb8\xad \xf0\x9f\x98\x80") ==
         "caf\xc3\xa9 \xe2\x82\xac \xe4\xb8\xad \xf0\x9f\x98\x80");
 }
+
+}  // namespace cli_cli_output_test

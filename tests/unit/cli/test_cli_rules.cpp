@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace cli_cli_rules_test {
+
 using namespace floe;
 
 TEST_CASE("guess_content_type: the issue's table, case ignored, the last extension only") {
@@ -290,3 +294,5 @@ TEST_CASE("the parser: a download takes no option that says how an object is wri
   REQUIRE(deflt.has_value());
   CHECK_FALSE(deflt->concurrency_given);
 }
+
+}  // namespace cli_cli_rules_test

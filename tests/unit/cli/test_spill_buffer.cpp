@@ -8,6 +8,10 @@
 #include <string>
 #include <unistd.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace cli_spill_buffer_test {
+
 namespace {
 
 // What `write` puts on fd 1, read back from a temporary file put there.
@@ -57,3 +61,5 @@ TEST_CASE("spill_buffer: past its bound the text goes to a file and comes back i
   CHECK(out.size() == expected.size());
   CHECK(out == expected);
 }
+
+}  // namespace cli_spill_buffer_test

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace cli_spill_list_test {
+
 namespace {
 
 std::vector<std::string> read_all(floe::cli::spill_list& l) {
@@ -51,3 +55,5 @@ TEST_CASE("spill_list: nothing is appended once reading has begun") {
   REQUIRE(l.next(s).value());
   CHECK_FALSE(l.push_back("b").has_value());
 }
+
+}  // namespace cli_spill_list_test

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace cli_sqs_lines_test {
+
 using floe::cli::sqs_line;
 using floe::cli::sqs_line_batcher;
 
@@ -156,3 +160,5 @@ TEST_CASE("sqs lines: 200 lines make 20 full batches in order, nothing lost") {
   CHECK(batches == 20);
   CHECK(next == 201);
 }
+
+}  // namespace cli_sqs_lines_test

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace cli_watch_cli_test {
+
 using namespace floe::cli;
 
 namespace {
@@ -106,3 +110,5 @@ TEST_CASE("floe watch: what is checked before anything is sent") {
   CHECK(ok->exec == "true");
   CHECK(ok->args.size() == 2);
 }
+
+}  // namespace cli_watch_cli_test

@@ -4,6 +4,10 @@
 // run: no test calls run_watch_instance.
 #include "watch_run.hpp"
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace cli_watch_run_instance_test {
+
 namespace {
 
 namespace asio = boost::asio;
@@ -26,3 +30,5 @@ boost::asio::awaitable<int> run_watch_instance(floe::cli::context& x) {
   probe_queue q;
   co_return co_await floe::cli::run_watch(x, q);
 }
+
+}  // namespace cli_watch_run_instance_test

@@ -15,6 +15,10 @@
 #include <optional>
 #include <thread>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace core_blocking_worker_test {
+
 namespace asio = boost::asio;
 using floe::detail::async_run_blocking;
 
@@ -90,3 +94,5 @@ TEST_CASE("destroying the context joins the worker and drops queued handlers uni
   CHECK_FALSE(invoked);
   CHECK(watch.expired());
 }
+
+}  // namespace core_blocking_worker_test

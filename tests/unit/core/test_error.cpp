@@ -3,6 +3,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace core_error_test {
+
 TEST_CASE("errc codes carry floe's category and readable messages") {
   boost::system::error_code ec = floe::errc::precondition_failed;
   CHECK(ec.category().name() == std::string("floe"));
@@ -75,3 +79,5 @@ TEST_CASE("error::clear leaves no code and no diagnostics behind") {
   CHECK(e.diag.host_id.empty());
   CHECK(e.diag.resource.empty());
 }
+
+}  // namespace core_error_test

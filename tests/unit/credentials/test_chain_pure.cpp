@@ -14,6 +14,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace credentials_chain_pure_test {
+
 using namespace floe::credentials;
 
 TEST_CASE("profile plan: static keys, credentials file before config file") {
@@ -243,3 +247,5 @@ TEST_CASE("IMDS settings from the environment") {
     CHECK(b.error().diag.message.find("AWS_METADATA_SERVICE_NUM_ATTEMPTS") != std::string::npos);
   }
 }
+
+}  // namespace credentials_chain_pure_test

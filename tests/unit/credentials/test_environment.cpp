@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace credentials_environment_test {
+
 using namespace floe::credentials;
 using namespace std::chrono;
 
@@ -68,3 +72,5 @@ TEST_CASE("non_empty treats an empty variable as unset") {
   CHECK(non_empty(env, "B") == "x");
   CHECK_FALSE(non_empty(env, "C"));
 }
+
+}  // namespace credentials_environment_test

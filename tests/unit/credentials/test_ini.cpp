@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace credentials_ini_test {
+
 using namespace floe::credentials;
 
 namespace {
@@ -140,3 +144,5 @@ TEST_CASE("ini: values may hold '=', ':' and unicode") {
   CHECK(d.sections[0].find("k")->value == "a=b:c");
   CHECK(d.sections[0].find("u")->value == "\xc3\xbc\xe2\x82\xac");
 }
+
+}  // namespace credentials_ini_test

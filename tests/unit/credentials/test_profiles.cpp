@@ -3,6 +3,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace credentials_profiles_test {
+
 using namespace floe::credentials;
 
 namespace {
@@ -130,3 +134,5 @@ TEST_CASE("profiles: a missing profile is explained, with the [dev] vs [profile 
   CHECK(m.find("profile 'dev' is not defined in the credentials file /h/.aws/credentials (not found)") == 0);
   CHECK(m.find("section [dev] on line 1, but there a profile is written [profile dev]") != std::string::npos);
 }
+
+}  // namespace credentials_profiles_test

@@ -23,6 +23,10 @@
 #include <memory>
 #include <optional>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace credentials_provider_test {
+
 using namespace floe::credentials;
 namespace asio = boost::asio;
 
@@ -168,3 +172,5 @@ TEST_CASE("resolve_static_credentials: shared files with the profile from AWS_PR
   std::error_code ec;
   fs::remove_all(tmpl, ec);
 }
+
+}  // namespace credentials_provider_test

@@ -8,6 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace credentials_shared_files_test {
+
 using namespace floe::credentials;
 namespace fs = std::filesystem;
 
@@ -121,3 +125,5 @@ TEST_CASE("shared files: without HOME the default paths are reported as unknown"
   CHECK(c.error().code == floe::errc::credentials_unavailable);
   CHECK(c.error().diag.message.find("HOME is not set") != std::string::npos);
 }
+
+}  // namespace credentials_shared_files_test

@@ -12,6 +12,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace credentials_sso_test {
+
 using namespace floe::credentials;
 
 TEST_CASE("order within one profile: credentials-file keys, then credential_process, then config-file keys") {
@@ -223,3 +227,5 @@ TEST_CASE("SSO: the portal's roleCredentials reply, expiration in milliseconds")
     CHECK(r.error().code == floe::errc::malformed_reply);
   }
 }
+
+}  // namespace credentials_sso_test

@@ -4,6 +4,10 @@
 
 #include <sstream>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace credentials_value_test {
+
 using namespace floe::credentials;
 using namespace std::chrono;
 
@@ -122,3 +126,5 @@ TEST_CASE("check_credential_field refuses what cannot go into a header, without 
     if (bad.size() > 1) CHECK(r.error().diag.message.find(bad) == std::string::npos);
   }
 }
+
+}  // namespace credentials_value_test

@@ -8,6 +8,10 @@
 
 #include <map>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace endpoints_resolver_test {
+
 using namespace floe::endpoints;
 using floe::errc;
 
@@ -165,3 +169,5 @@ TEST_CASE("a configured URL that does not parse is an error naming where it came
   REQUIRE(path.has_value());
   CHECK((*path)->ep.base_path == "/store");
 }
+
+}  // namespace endpoints_resolver_test

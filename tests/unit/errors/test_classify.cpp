@@ -7,6 +7,10 @@
 #include <chrono>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace errors_classify_test {
+
 namespace errors = floe::errors;
 using errors::kind;
 using namespace std::chrono_literals;
@@ -267,3 +271,5 @@ TEST_CASE("code families") {
   CHECK(errors::is_transient_code("RequestTimeout"));
   CHECK(errors::is_not_found_code("NoSuchBucket"));
 }
+
+}  // namespace errors_classify_test

@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace errors_kind_test {
+
 TEST_CASE("every kind maps to a distinct name and the retryable ones are exactly three") {
   using floe::errors::kind;
   int retryable = 0;
@@ -12,3 +16,5 @@ TEST_CASE("every kind maps to a distinct name and the retryable ones are exactly
   }
   CHECK(retryable == 3);
 }
+
+}  // namespace errors_kind_test

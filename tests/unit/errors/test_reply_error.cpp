@@ -4,6 +4,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace errors_reply_error_test {
+
 namespace errors = floe::errors;
 using errors::kind;
 using floe::errc;
@@ -83,3 +87,5 @@ TEST_CASE("describe_reply: the body's code overrides a code the caller guessed")
   CHECK(bodiless.what.outcome == kind::not_found);
   CHECK(bodiless.err.diag.code.empty());
 }
+
+}  // namespace errors_reply_error_test

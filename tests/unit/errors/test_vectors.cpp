@@ -12,6 +12,10 @@
 #include <map>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace errors_vectors_test {
+
 namespace errors = floe::errors;
 using errors::kind;
 using floe::errc;
@@ -254,3 +258,5 @@ TEST_CASE("unreadable bodies: classified from the status, the message says why")
     CHECK_FALSE(r.body.has_value());
   }
 }
+
+}  // namespace errors_vectors_test

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace http_address_book_test {
+
 using namespace std::chrono_literals;
 using floe::http::address_failure;
 using floe::http::address_params;
@@ -194,3 +198,5 @@ TEST_CASE("resolve_overrides: one address, a comma list, several entries for one
   CHECK(e.diag.message ==
         "resolve_overrides entry for \"bad.example\" is \"127.0.0.1,localhost\": \"localhost\" is not an IP address");
 }
+
+}  // namespace http_address_book_test

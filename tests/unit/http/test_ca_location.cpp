@@ -9,6 +9,10 @@
 #include <set>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace http_ca_location_test {
+
 namespace http = floe::http;
 
 namespace {
@@ -188,3 +192,5 @@ TEST_CASE("make_tls_context: a missing configured bundle is an error naming it a
   CHECK(ctx.error().diag.message.find("/nonexistent/floe-test-ca.pem") != std::string::npos);
   CHECK(ctx.error().diag.message.find("SSL_CERT_FILE") != std::string::npos);
 }
+
+}  // namespace http_ca_location_test

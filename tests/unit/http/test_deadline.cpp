@@ -12,6 +12,10 @@
 #include <functional>
 #include <memory>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace http_deadline_test {
+
 using namespace floe::http;
 
 TEST_CASE("deadline: a transfer seen after the deadline passed restarts the clock; a stall after it times out again") {
@@ -125,3 +129,5 @@ TEST_CASE("deadline: a body slower than the low-speed limit over a window times 
     CHECK_FALSE(c.timed_out());  // ten windows and more, each fast enough
   }
 }
+
+}  // namespace http_deadline_test

@@ -10,6 +10,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace http_error_words_test {
+
 using namespace floe::http;
 using floe::errc;
 namespace asio_error = boost::asio::error;
@@ -27,3 +31,5 @@ TEST_CASE("error_reason: the operating system's or the resolver's reason, in low
   CHECK(format_duration(std::chrono::milliseconds(700)) == "700 ms");
   CHECK(format_duration(std::chrono::milliseconds(1500)) == "1500 ms");
 }
+
+}  // namespace http_error_words_test

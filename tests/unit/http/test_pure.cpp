@@ -9,6 +9,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace http_pure_test {
+
 using namespace floe::http;
 
 TEST_CASE("fields: set replaces case-insensitively, add appends, erase removes, wire is the serialised form") {
@@ -149,3 +153,5 @@ TEST_CASE("proxy_authorization is Basic over the percent-decoded userinfo") {
   CHECK(proxy_authorization("a:b") == "Basic YTpi");
   CHECK(proxy_authorization("ab:c") == "Basic YWI6Yw==");
 }
+
+}  // namespace http_pure_test

@@ -9,6 +9,10 @@
 #include <string>
 #include <string_view>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace http_reply_head_test {
+
 using namespace floe::http;
 using floe::errc;
 
@@ -249,3 +253,5 @@ TEST_CASE("reply head: arbitrary bytes never crash, throw or read past the end")
     if (r.state == head_state::refused) CHECK(r.err.code);
   }
 }
+
+}  // namespace http_reply_head_test

@@ -9,6 +9,10 @@
 #include <string_view>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace http_reply_reader_test {
+
 using namespace floe::http;
 using floe::errc;
 using detail::reply_limits;
@@ -340,3 +344,5 @@ TEST_CASE("reply reader: a malformed head is refused saying why; an oversize one
     CHECK(r.why() == "the reply head exceeds client_config::header_limit (64 bytes)");
   }
 }
+
+}  // namespace http_reply_reader_test

@@ -7,6 +7,10 @@
 #include <string>
 #include <string_view>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace http_request_head_test {
+
 using namespace floe::http;
 
 namespace {
@@ -118,3 +122,5 @@ TEST_CASE("request head: CR, LF or NUL in a field, a bad method or target is ref
   CHECK(request_head_refusal(make("GET", "/caf\xc3\xa9")) == nullptr);
   CHECK(request_head_refusal(make("M-SEARCH", "*")) == nullptr);
 }
+
+}  // namespace http_request_head_test

@@ -14,6 +14,10 @@
 #include <string>
 #include <utility>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace json_writer_test {
+
 using namespace floe;
 
 namespace {
@@ -377,3 +381,5 @@ TEST_CASE("UTF-8 validation refuses overlong forms, surrogates, values above U+1
   CHECK_FALSE(json::valid_utf8("\xe4\x41\x96"));      // not a continuation byte
   CHECK_FALSE(json::valid_utf8("\xff"));
 }
+
+}  // namespace json_writer_test

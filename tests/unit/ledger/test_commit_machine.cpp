@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace ledger_commit_machine_test {
+
 using namespace ledger_test;
 using floe::errc;
 
@@ -338,3 +342,5 @@ TEST_CASE("genesis mode: commit 0, whoever makes it") {
     CHECK(r.ok().created);
   }
 }
+
+}  // namespace ledger_commit_machine_test

@@ -6,6 +6,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace ledger_entry_test {
+
 using floe::errc;
 using namespace floe::ledger;
 
@@ -129,3 +133,5 @@ TEST_CASE("checkpoint_due: multiples of the interval, longer as the ledger doubl
   CHECK_FALSE(checkpoint_due(5, 2, p));
   CHECK(checkpoint_due(10, 2, p));
 }
+
+}  // namespace ledger_entry_test

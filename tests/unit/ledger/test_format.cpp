@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace ledger_format_test {
+
 using floe::errc;
 using namespace floe::ledger;
 
@@ -200,3 +204,5 @@ TEST_CASE("the hint: advice, so anything unreadable is no hint") {
   CHECK_FALSE(decode_hint(R"({"floe_ledger":1,"kind":"commit","checkpoint":100})"));
   CHECK_FALSE(decode_hint(std::string(5000, ' ')));
 }
+
+}  // namespace ledger_format_test

@@ -12,6 +12,10 @@
 #include <random>
 #include <set>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace ledger_interleavings_test {
+
 using namespace ledger_test;
 using floe::errc;
 
@@ -278,3 +282,5 @@ TEST_CASE("writers that give up early leave no duplicate and no claimed commit t
   }
   CHECK(gave_up > 0);  // the bounds were really met
 }
+
+}  // namespace ledger_interleavings_test

@@ -8,6 +8,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace ledger_removals_test {
+
 using namespace ledger_test;
 using floe::checksum::algorithm;
 
@@ -239,3 +243,5 @@ TEST_CASE("verify: an entry registered again after its removal is fine; live twi
   CHECK(twice.first_defect->kind == defect_kind::entry_twice);
   CHECK(twice.first_defect->message.find("registered by commit 3 and not removed since") != std::string::npos);
 }
+
+}  // namespace ledger_removals_test

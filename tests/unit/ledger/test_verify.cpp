@@ -6,6 +6,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace ledger_verify_test {
+
 using namespace ledger_test;
 
 namespace {
@@ -192,3 +196,5 @@ TEST_CASE("what only a listing shows: a gap, a checkpoint past the end, a stray 
     CHECK(r.first_defect->kind == defect_kind::commit_malformed);
   }
 }
+
+}  // namespace ledger_verify_test

@@ -9,6 +9,10 @@
 #include <chrono>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace refresh_policy_test {
+
 using namespace floe::refresh;
 using namespace std::chrono_literals;
 
@@ -430,3 +434,5 @@ TEST_CASE("an expired set is not served; requests wait for a scheduled fetch") {
   CHECK(d.start_fetch);
   CHECK(d.reason == fetch_reason::scheduled);
 }
+
+}  // namespace refresh_policy_test

@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace retry_clock_skew_test {
+
 using namespace std::chrono;
 using namespace floe::retry;
 
@@ -33,3 +37,5 @@ TEST_CASE("skew is server time minus local time") {
   CHECK_FALSE(skew_is_significant(*s));
   CHECK_FALSE(skew_from_date("garbage", local));
 }
+
+}  // namespace retry_clock_skew_test

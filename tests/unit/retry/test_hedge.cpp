@@ -7,6 +7,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace retry_hedge_test {
+
 using namespace floe::retry;
 using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;
@@ -280,3 +284,5 @@ TEST_CASE("hedge budget: a throttling or 503 reply stops hedging until requests 
   CHECK(requests >= 119);
   CHECK(requests <= 121);
 }
+
+}  // namespace retry_hedge_test

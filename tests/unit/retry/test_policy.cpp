@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace retry_policy_test {
+
 using namespace std::chrono_literals;
 using floe::errc;
 using floe::errors::kind;
@@ -198,3 +202,5 @@ TEST_CASE("stale_resend_refusal: a stale keep-alive connection is resent unless 
   cw.conditional_write = true;
   CHECK(std::string(stale_resend_refusal(cw, false, 0, 2)) == "a conditional write is never resent");
 }
+
+}  // namespace retry_policy_test

@@ -6,6 +6,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace retry_size_band_test {
+
 using namespace floe::retry;
 using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;
@@ -82,3 +86,5 @@ TEST_CASE("the hedge delay of a big object is not the small ones': keyed by the 
   for (int i = 0; i < 8; ++i) m.add("h", "GetObject", 16 << 20, t0);
   CHECK(l.delay("h", "GetObject", m.band("h", "GetObject", std::nullopt, t0), t0) == 300ms);
 }
+
+}  // namespace retry_size_band_test

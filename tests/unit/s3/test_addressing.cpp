@@ -6,6 +6,10 @@
 #include <map>
 #include <thread>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_addressing_test {
+
 using namespace floe::s3;
 namespace cr = floe::credentials;
 
@@ -479,3 +483,5 @@ TEST_CASE("region cache: safe from several threads") {
   for (auto& th : ts) th.join();
   CHECK(c.size() <= 64);
 }
+
+}  // namespace s3_addressing_test

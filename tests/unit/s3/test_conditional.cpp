@@ -13,6 +13,10 @@
 #include <random>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_conditional_test {
+
 using floe::errc;
 using namespace floe::s3;
 using wk = write_outcome_kind;
@@ -744,3 +748,5 @@ TEST_CASE("update_machine: 16 interleaved writers x 10 increments with faults en
     CHECK(s.writes == 160);
   }
 }
+
+}  // namespace s3_conditional_test

@@ -7,6 +7,10 @@
 #include <optional>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_download_check_test {
+
 using namespace floe::s3::detail;
 
 namespace {
@@ -132,3 +136,5 @@ TEST_CASE("an empty 206 to a resume of a ranged GET delivers nothing: the downlo
   REQUIRE(c.accept(head(206, "bytes 30-99/1000"), true, 30).empty());
   CHECK(c.complete(30) == "the download ended after 30 of 100 bytes");
 }
+
+}  // namespace s3_download_check_test

@@ -10,6 +10,10 @@
 #include <memory>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_exchange_pool_test {
+
 using namespace floe;
 using floe::s3::detail::exchange_lease;
 using floe::s3::detail::exchange_pool;
@@ -60,3 +64,5 @@ TEST_CASE("exchange_lease: a lease outliving its client's handle on the pool sti
   lease.reset();
   CHECK(watch.expired());
 }
+
+}  // namespace s3_exchange_pool_test

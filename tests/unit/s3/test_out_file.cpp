@@ -14,6 +14,10 @@
 #include <sstream>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_out_file_test {
+
 namespace fs = std::filesystem;
 using floe::s3::detail::out_file;
 
@@ -142,3 +146,5 @@ TEST_CASE("out_file: a directory that does not exist fails to open with errno se
   CHECK(f.temp.empty());
   CHECK(d.entries() == 0);
 }
+
+}  // namespace s3_out_file_test

@@ -5,6 +5,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_pagination_test {
+
 using floe::s3::detail::pagination_guard;
 
 TEST_CASE("new tokens with entries go on, however many pages") {
@@ -47,3 +51,5 @@ TEST_CASE("the default bound: 100 empty pages") {
   for (int i = 0; i < 99; ++i) REQUIRE(g.next("e" + std::to_string(i), 0).empty());
   CHECK_FALSE(g.next("e99", 0).empty());
 }
+
+}  // namespace s3_pagination_test

@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_query_builder_test {
+
 using namespace floe::s3;
 
 TEST_CASE("query: names and values encoded by SigV4 rules and sorted; flags bare on the wire") {
@@ -25,3 +29,5 @@ TEST_CASE("query: sorting is by encoded bytes, then value; unicode and empty val
   CHECK(query_builder().str().empty());
   CHECK(query_builder().empty());
 }
+
+}  // namespace s3_query_builder_test

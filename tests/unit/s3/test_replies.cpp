@@ -5,6 +5,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_replies_test {
+
 using namespace floe;
 
 TEST_CASE("normalize_etag strips quotes and a weak prefix, nothing else") {
@@ -180,3 +184,5 @@ TEST_CASE("parse_list_buckets: no buckets is an empty list; a nameless bucket an
   CHECK(s3::parse_list_buckets("<Error><Code>AccessDenied</Code></Error>").error().code == errc::malformed_reply);
   CHECK(s3::parse_list_buckets("not xml").has_error());
 }
+
+}  // namespace s3_replies_test

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_reply_decoding_test {
+
 using namespace floe::s3;
 namespace http = floe::http;
 using floe::errc;
@@ -183,3 +187,5 @@ TEST_CASE("stop_deleting: the failed batch, the keys never sent and the set-asid
   CHECK(all.not_done == std::vector<std::string>{"b", "c", "d", "e", "ctl\x01"});
   CHECK(all.deleted == std::vector<std::string>{"a"});
 }
+
+}  // namespace s3_reply_decoding_test

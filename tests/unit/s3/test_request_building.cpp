@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_request_building_test {
+
 using namespace floe::s3;
 namespace http = floe::http;
 namespace sigv4 = floe::sigv4;
@@ -506,3 +510,5 @@ TEST_CASE("create_bucket_body: a LocationConstraint outside us-east-1, none in i
         "<LocationConstraint>eu-west-1</LocationConstraint></CreateBucketConfiguration>");
   CHECK(detail::create_bucket_body("a<b").find("<LocationConstraint>a&lt;b</LocationConstraint>") != std::string::npos);
 }
+
+}  // namespace s3_request_building_test

@@ -19,6 +19,10 @@
 #include <vector>
 #include <unistd.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_trailer_body_test {
+
 using namespace floe::s3::detail;
 using floe::checksum::algorithm;
 
@@ -202,3 +206,5 @@ TEST_CASE("the answers that refuse the trailer form, and those that do not") {
   CHECK_FALSE(refuses_trailer(answer(403, "AccessDenied", "aws-chunked")));
   CHECK_FALSE(refuses_trailer(answer(400, "EntityTooSmall", "Your proposed upload is smaller than the minimum")));
 }
+
+}  // namespace s3_trailer_body_test

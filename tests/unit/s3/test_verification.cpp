@@ -8,6 +8,10 @@
 #include <optional>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace s3_verification_test {
+
 using namespace floe::s3::detail;
 using floe::checksum::algorithm;
 using kind = expected_digest::kind;
@@ -101,3 +105,5 @@ TEST_CASE("response_checksum_validation: caller, then the environment, then the 
   CHECK_FALSE(validating(std::nullopt, checksum_validation::when_required));
   CHECK(validating(checksum_validation::when_supported, checksum_validation::when_required));
 }
+
+}  // namespace s3_verification_test

@@ -6,6 +6,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace service_deadline_test {
+
 using namespace floe::service;
 using floe::errc;
 using floe::errors::kind;
@@ -156,3 +160,5 @@ TEST_CASE("deadline: the error names the budget, the attempts and what the last 
   CHECK(duration_words(90s) == "90 s");
   CHECK(duration_words(1500us) == "1 ms");
 }
+
+}  // namespace service_deadline_test

@@ -5,6 +5,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace service_diagnostics_test {
+
 using namespace floe::service;
 using floe::errc;
 
@@ -85,3 +89,5 @@ TEST_CASE("a declined refresh names the credential source") {
         "The AWS Access Key Id you provided does not exist in our records.; credentials from web identity (role r, "
         "token file /t) were refreshed recently without curing this; not retried while that refresh backs off");
 }
+
+}  // namespace service_diagnostics_test

@@ -5,6 +5,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace service_protocol_test {
+
 using namespace floe::service;
 using floe::errc;
 using floe::errors::kind;
@@ -131,3 +135,5 @@ TEST_CASE("a 304 to a conditional read is a success; to another request it is no
   f.is_conditional_read = false;
   CHECK(classify_reply(protocol::rest_xml, f, h, "") == kind::client_error);
 }
+
+}  // namespace service_protocol_test

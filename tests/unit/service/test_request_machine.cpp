@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace service_request_machine_test {
+
 using namespace floe::service;
 using floe::errc;
 using floe::errors::kind;
@@ -402,3 +406,5 @@ TEST_CASE("a non-retryable reply is the answer at once") {
     CHECK(b.q.available() == 500);
   }
 }
+
+}  // namespace service_request_machine_test

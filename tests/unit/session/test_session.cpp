@@ -12,6 +12,10 @@
 #include <map>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace session_session_test {
+
 namespace {
 
 // An environment of `m` only; the shared files point where nothing is.
@@ -164,3 +168,5 @@ TEST_CASE("store quirks: two S3 clients of one session share what one learns; an
   CHECK_FALSE((*other)->quirks().unquoted_if_match(ep));
   CHECK_FALSE((*other)->quirks().honours_delete_if_match(ep).has_value());
 }
+
+}  // namespace session_session_test

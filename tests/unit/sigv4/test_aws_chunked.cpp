@@ -10,6 +10,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sigv4_aws_chunked_test {
+
 using floe::checksum::algorithm;
 using floe::sigv4::aws_chunked_encoder;
 
@@ -90,3 +94,5 @@ TEST_CASE("aws-chunked: a source that ends early stops the encoder") {
   CHECK(e.short_source());
   CHECK_FALSE(e.done());
 }
+
+}  // namespace sigv4_aws_chunked_test

@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sigv4_sigv4_test {
+
 using namespace floe::sigv4;
 using namespace std::chrono;
 using namespace std::string_literals;
@@ -309,3 +313,5 @@ TEST_CASE("aws-chunked upload: seed and chunk signatures match the AWS S3 stream
   CHECK(c.next(std::string(1024, 'a')) == "0055627c9e194cb4542bae2aa5492e3c1575bbb81b612b7d234b86a503ef5497");
   CHECK(c.next({}) == "b6c6ea8a5354eaf15b3cb7646744f4275b71ea724fed81ceb9323e279d449df9");
 }
+
+}  // namespace sigv4_sigv4_test

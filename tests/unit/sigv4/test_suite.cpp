@@ -13,6 +13,10 @@
 #include <map>
 #include <set>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sigv4_suite_test {
+
 namespace {
 
 std::vector<suite::test_case> const& cases() {
@@ -179,3 +183,5 @@ TEST_CASE("query style: the presigned request carries exactly the expected param
   });
   CHECK(n >= 38);
 }
+
+}  // namespace sigv4_suite_test

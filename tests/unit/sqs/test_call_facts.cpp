@@ -7,6 +7,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sqs_call_facts_test {
+
 namespace sqs = floe::sqs;
 using namespace std::chrono_literals;
 
@@ -39,3 +43,5 @@ TEST_CASE("call facts: a receive's read timeout outlasts its wait; other operati
   sqs::send_message_batch_params b;
   CHECK(sqs::detail::read_timeout_for(b, 0ms) == 0ms);
 }
+
+}  // namespace sqs_call_facts_test

@@ -11,6 +11,10 @@
 #include <chrono>
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sqs_json_errors_test {
+
 namespace errors = floe::errors;
 using errors::kind;
 using floe::errc;
@@ -279,3 +283,5 @@ TEST_CASE("the receipt kind: its own errc, not retried, whatever the status") {
   CHECK(static_cast<int>(kind::redirect) == 12);
   CHECK(static_cast<int>(kind::invalid_receipt) > static_cast<int>(kind::redirect));
 }
+
+}  // namespace sqs_json_errors_test

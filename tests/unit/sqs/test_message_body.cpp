@@ -7,6 +7,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sqs_message_body_test {
+
 using namespace floe::sqs;
 
 namespace {
@@ -97,3 +101,5 @@ TEST_CASE("MD5 digests are SQS's lower-case hex, compared in either case") {
   CHECK_FALSE(md5_matches("69424413137493d1f3f64be05060f2a", "hello floe"));
   CHECK_FALSE(md5_matches("", "hello floe"));
 }
+
+}  // namespace sqs_message_body_test

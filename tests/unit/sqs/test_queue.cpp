@@ -8,6 +8,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sqs_queue_test {
+
 using namespace floe::sqs;
 using namespace std::chrono_literals;
 
@@ -109,3 +113,5 @@ TEST_CASE("a receive without its own wait may wait the queue's, up to 20 s") {
   CHECK(longest_wait(p) == 3s);
   CHECK(long_poll_read_timeout(longest_wait(receive_message_params{}), 1000ms) == 21000ms);
 }
+
+}  // namespace sqs_queue_test

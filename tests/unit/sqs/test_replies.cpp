@@ -10,6 +10,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sqs_replies_test {
+
 using namespace floe::sqs;
 using namespace std::chrono_literals;
 using floe::errc;
@@ -299,3 +303,5 @@ TEST_CASE("members a parser does not know are skipped") {
   REQUIRE(r.has_value());
   CHECK(r->queue_url == "http://h/1/q");
 }
+
+}  // namespace sqs_replies_test

@@ -11,6 +11,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sqs_requests_test {
+
 using namespace floe::sqs;
 using namespace std::chrono_literals;
 using floe::errc;
@@ -312,3 +316,4 @@ TEST_CASE("a queue given by name is looked up with GetQueueUrl; one given by URL
   CHECK(queue_url_request(queue_ref{.url = {}, .name = "bad name"}).has_error());
 }
 
+}  // namespace sqs_requests_test

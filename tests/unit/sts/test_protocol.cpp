@@ -7,6 +7,10 @@
 
 #include <map>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace sts_protocol_test {
+
 using namespace floe::sts;
 
 namespace {
@@ -119,3 +123,5 @@ TEST_CASE("retryable STS codes") {
   CHECK_FALSE(is_retryable_sts_code("AccessDenied"));
   CHECK(default_session_name(std::chrono::system_clock::time_point(std::chrono::milliseconds(1234))) == "floe-1234");
 }
+
+}  // namespace sts_protocol_test

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_batch_test {
+
 using namespace floe::watch;
 using idx = std::vector<std::size_t>;
 
@@ -224,3 +228,5 @@ TEST_CASE("--removals: removal events become removal items; delete markers name 
   CHECK(bad.plans()[0].verdict == message_verdict::malformed);
   CHECK(bad.plans()[0].reason.find("sequencer") != std::string::npos);
 }
+
+}  // namespace watch_batch_test

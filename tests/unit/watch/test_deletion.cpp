@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_deletion_test {
+
 using namespace floe::watch;
 using floe::errc;
 
@@ -113,3 +117,5 @@ TEST_CASE("Ids not in the request are ignored") {
   CHECK(d.deleted() == 1);
   CHECK_FALSE(d.done());
 }
+
+}  // namespace watch_deletion_test

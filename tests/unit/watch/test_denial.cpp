@@ -6,6 +6,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_denial_test {
+
 using namespace floe::watch;
 using namespace std::chrono_literals;
 using tp = denial_gate::time_point;
@@ -71,3 +75,5 @@ TEST_CASE("what counts as a denial") {
   CHECK_FALSE(is_denial(make_error_code(errc::transient)));
   CHECK_FALSE(is_denial(make_error_code(errc::precondition_failed)));
 }
+
+}  // namespace watch_denial_test

@@ -9,6 +9,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_event_test {
+
 using floe::errc;
 using namespace floe::watch;
 
@@ -288,3 +292,5 @@ TEST_CASE("quoted ETags lose their quotes; unknown members are ignored") {
   CHECK(m.events[0].version_id.empty());
   CHECK(wants_action(m.events[0]));
 }
+
+}  // namespace watch_event_test

@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_lag_test {
+
 using namespace floe::watch;
 using namespace std::chrono_literals;
 using wall_time = lag_tracker::wall_time;
@@ -65,3 +69,5 @@ TEST_CASE("a failed object counts while its message is due back, and a new recei
   l.failed(id("never"), s0(), 10s);
   CHECK(l.counted() == 0);
 }
+
+}  // namespace watch_lag_test

@@ -5,6 +5,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_metrics_test {
+
 using namespace floe::watch;
 using namespace std::chrono_literals;
 
@@ -130,3 +134,5 @@ TEST_CASE("error kinds have floe's names") {
   CHECK(error_kind(floe::error(floe::errc::invalid_receipt_handle)) == "invalid_receipt_handle");
   CHECK(error_kind(floe::error(boost::system::error_code(5, boost::system::system_category()))) == "system");
 }
+
+}  // namespace watch_metrics_test

@@ -10,6 +10,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_no_queue_test {
+
 static_assert(floe::watch::queue_client<floe::watch::no_queue>);
 
 namespace {
@@ -63,3 +67,5 @@ TEST_CASE("no_queue: every call fails at once with invalid_argument, naming the 
   CHECK(a.attrs.find("GetQueueAttributes") != std::string::npos);
   CHECK(a.url.find("GetQueueUrl") != std::string::npos);
 }
+
+}  // namespace watch_no_queue_test

@@ -5,6 +5,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_pattern_test {
+
 using floe::errc;
 using namespace floe::watch;
 
@@ -164,3 +168,5 @@ TEST_CASE("matches_any") {
   CHECK_FALSE(matches_any(ps, "b", "in/z/w"));
   CHECK_FALSE(matches_any({}, "a", "x.csv"));
 }
+
+}  // namespace watch_pattern_test

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_reconcile_test {
+
 using namespace floe::watch;
 using namespace std::chrono_literals;
 
@@ -101,3 +105,5 @@ TEST_CASE("the schedule: the first pass within the first period, then every peri
   CHECK(s.next() < t0 + 100s + 75s);
   CHECK(reconcile_schedule(60s, t0, 0.0).due(t0));
 }
+
+}  // namespace watch_reconcile_test

@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_release_test {
+
 using namespace floe::watch;
 using namespace std::chrono_literals;
 
@@ -193,3 +197,5 @@ TEST_CASE("a back-off the keeper's extension covers is in place; a lapsed one is
   REQUIRE(s.send.size() == 1);
   CHECK(s.send[0].visibility == 1s);
 }
+
+}  // namespace watch_release_test

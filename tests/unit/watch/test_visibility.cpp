@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace watch_visibility_test {
+
 using namespace floe::watch;
 using namespace std::chrono_literals;
 using tp = visibility_keeper::time_point;
@@ -86,3 +90,5 @@ TEST_CASE("ReceiptHandleIsInvalid drops the handle; other failures and errors le
   k.on_error({"b"});
   CHECK(k.due(t0() + 7s) == std::vector<std::string>{"b"});
 }
+
+}  // namespace watch_visibility_test

@@ -14,6 +14,10 @@
 #include <unistd.h>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace xml_document_test {
+
 namespace xml = floe::xml;
 using floe::errc;
 
@@ -265,3 +269,5 @@ TEST_CASE("concurrent parses of different documents on several threads") {
   CHECK(good == 1200);
   CHECK(refused == 1200);
 }
+
+}  // namespace xml_document_test

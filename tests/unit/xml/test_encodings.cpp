@@ -11,6 +11,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace xml_encodings_test {
+
 namespace xml = floe::xml;
 using floe::errc;
 
@@ -69,3 +73,5 @@ TEST_CASE("another encoding: read through iconv or ICU where present, else an er
   CHECK(doc.error().diag.message.find("KOI8-R") != std::string::npos);
 #endif
 }
+
+}  // namespace xml_encodings_test

@@ -6,6 +6,10 @@
 
 #include <string>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/unit/meson.build).
+namespace xml_error_body_test {
+
 namespace xml = floe::xml;
 using floe::errc;
 
@@ -149,3 +153,5 @@ TEST_CASE("hostile bodies give the parser's error values") {
   deep += "</Error>";
   CHECK(xml::parse_error_body(deep).error().code == errc::xml_too_deep);
 }
+
+}  // namespace xml_error_body_test

@@ -1,0 +1,5 @@
+// A build unit of the integration tests: see tests/integration/meson.build.
+#include "../credentials/test_heal_matrix.cpp"
+#include "../credentials/heal_rows_s3.cpp"
+#include "../credentials/heal_rows_services.cpp"
+#include "../credentials/test_heal_matrix_coverage.cpp"

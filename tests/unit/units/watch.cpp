@@ -1,0 +1,12 @@
+// A build unit of the unit tests: see tests/unit/meson.build.
+#include "../watch/test_event.cpp"
+#include "../watch/test_pattern.cpp"
+#include "../watch/test_batch.cpp"
+#include "../watch/test_deletion.cpp"
+#include "../watch/test_visibility.cpp"
+#include "../watch/test_denial.cpp"
+#include "../watch/test_metrics.cpp"
+#include "../watch/test_release.cpp"
+#include "../watch/test_lag.cpp"
+#include "../watch/test_reconcile.cpp"
+#include "../watch/test_no_queue.cpp"
