@@ -22,6 +22,10 @@
 
 #include <doctest/doctest.h>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace conditional_conditional_it_it {
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::errc;
@@ -481,3 +485,5 @@ TEST_CASE("CopyObject: the stores' 412 bytes and a 304 are precondition_failed")
     CHECK_FALSE(fx.head("dst").has_value());
   }
 }
+
+}  // namespace conditional_conditional_it_it

@@ -22,6 +22,10 @@
 
 #include <cstdint>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace conditional_quirks_moto_it {
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::errc;
@@ -149,3 +153,5 @@ TEST_CASE("a conditional DELETE whose quoted If-Match is refused is retried unqu
   CHECK(gone.error().code == errc::not_found);
   q.set_unquoted_if_match(ep, false);
 }
+
+}  // namespace conditional_quirks_moto_it

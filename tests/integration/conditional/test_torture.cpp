@@ -32,6 +32,10 @@
 #include <random>
 #include <string_view>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace conditional_torture_it {
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::test::cond_target;
@@ -247,3 +251,5 @@ TEST_CASE("16 writers x 10 increments end at exactly 160") {
   CHECK(counter_of(body) == 160);
   CHECK(body == "{\"n\": 160}");
 }
+
+}  // namespace conditional_torture_it

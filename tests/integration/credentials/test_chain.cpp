@@ -38,6 +38,10 @@
 #include <map>
 #include <thread>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace credentials_chain_it {
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::test::servers;
@@ -438,3 +442,5 @@ TEST_CASE("SSO profiles: cached token, portal on loopback, refreshed through the
   CHECK(contains(ok->source, "start URL https://my-sso-portal.awsapps.com/start"));
   std::filesystem::remove_all(home);
 }
+
+}  // namespace credentials_chain_it

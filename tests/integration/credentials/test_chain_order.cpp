@@ -27,6 +27,10 @@
 #include <filesystem>
 #include <thread>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace credentials_chain_order_it {
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::test::servers;
@@ -291,3 +295,5 @@ TEST_CASE("profile role_arn + web_identity_token_file + role_session_name on mot
   CHECK(healed->access_key_id != c->access_key_id);
   std::filesystem::remove_all(home);
 }
+
+}  // namespace credentials_chain_order_it

@@ -22,6 +22,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace credentials_fetch_paths_it {
+
 using namespace cred_test;
 
 namespace {
@@ -152,3 +156,5 @@ TEST_CASE("make_session: the SSO portal's TLS takes AWS_CA_BUNDLE from the sessi
   CHECK(em.stat("sso_gets") == gets0);
   std::filesystem::remove_all(home);
 }
+
+}  // namespace credentials_fetch_paths_it

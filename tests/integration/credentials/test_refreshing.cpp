@@ -37,6 +37,10 @@
 #include <mutex>
 #include <thread>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace credentials_refreshing_it {
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::test::servers;
@@ -716,3 +720,5 @@ TEST_CASE("one session: the web identity provider's STS calls go where the profi
   CHECK_MESSAGE(got.has_value(), (got ? std::string() : got.error().what()));
   CHECK(w.srv.control.rule_counter(assume, "fired") == 1);
 }
+
+}  // namespace credentials_refreshing_it

@@ -23,6 +23,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace http_addresses_it {
+
 using namespace floe::test::http_names;
 using floe::test::dummy_auth;
 using floe::test::finish;
@@ -331,3 +335,5 @@ TEST_CASE_FIXTURE(four_addresses, "warm-up: cancelled, it stops the connections 
   CHECK(report_of(c, "127.0.0.2").open == 0);
   CHECK_FALSE(report_of(c, "127.0.0.2").benched);  // a cancellation says nothing of the address
 }
+
+}  // namespace http_addresses_it

@@ -22,6 +22,10 @@
 #include <thread>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace http_bodies_it {
+
 using namespace floe::test::http_names;
 using floe::test::scripted_connection;
 using floe::test::scripted_server;
@@ -160,3 +164,5 @@ TEST_CASE("a reply refused at its head (on_reply_head says no) ends the attempt 
   CHECK(srv.connections() == 2);
   CHECK(observed == std::vector<unsigned>{0, 200});  // the refused one was observed with no reply
 }
+
+}  // namespace http_bodies_it

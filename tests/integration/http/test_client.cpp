@@ -21,6 +21,10 @@
 #include <sstream>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace http_client_it {
+
 using namespace floe::test::http_names;
 using floe::test::dummy_auth;
 using floe::test::pattern;
@@ -517,3 +521,5 @@ TEST_CASE_FIXTURE(proxied_moto, "on_body_sent reports a body's bytes as they are
   CHECK(std::is_sorted(counts.begin(), counts.end()));
   CHECK(counts.back() == data.size() - 1000);
 }
+
+}  // namespace http_client_it

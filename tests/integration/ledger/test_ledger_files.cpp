@@ -4,6 +4,10 @@
 // commit, a duplicated entry and a checkpoint that disagrees.
 #include "ledger_support.hpp"
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace ledger_ledger_files_it {
+
 using namespace ledger_it;
 using floe::errc;
 
@@ -213,3 +217,5 @@ TEST_CASE("verify finds a corrupted commit and a duplicated entry") {
     CHECK(v->first_defect->kind == defect_kind::commit_after_gap);
   }
 }
+
+}  // namespace ledger_ledger_files_it

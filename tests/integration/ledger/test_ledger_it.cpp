@@ -11,6 +11,10 @@
 #include <random>
 #include <set>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace ledger_ledger_it_it {
+
 using namespace ledger_it;
 
 namespace {
@@ -211,3 +215,5 @@ TEST_CASE("a lost reply and a 500 after the write landed are settled by reading 
   CHECK(v->ok());
   CHECK(v->commits == 4);
 }
+
+}  // namespace ledger_ledger_it_it

@@ -3,6 +3,10 @@
 // virtual-hosted style.
 #include "s3_suite.hpp"
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_buckets_and_addressing_it {
+
 TEST_CASE("CreateBucket and DeleteBucket; a non-empty bucket is not deleted") {
   proxy_scope px;
   asio::io_context io;
@@ -282,3 +286,5 @@ TEST_CASE("virtual-hosted style against the store: bucket.localhost through the 
   REQUIRE_OK(pg);
   CHECK(pg->body == data);
 }
+
+}  // namespace s3_buckets_and_addressing_it

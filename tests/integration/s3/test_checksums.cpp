@@ -12,6 +12,10 @@
 
 #include <floe/checksum/hasher.hpp>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_checksums_it {
+
 namespace {
 
 using floe::checksum::algorithm;
@@ -309,3 +313,5 @@ TEST_CASE("validation off (per client, per call, by the environment) lets a flip
   CHECK(w.error().code == errc::invalid_argument);
   CHECK(std::string(w.error().what()).find("AWS_RESPONSE_CHECKSUM_VALIDATION") != std::string::npos);
 }
+
+}  // namespace s3_checksums_it

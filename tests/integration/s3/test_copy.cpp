@@ -3,6 +3,10 @@
 // a 200 <Error> on either request.
 #include "s3_suite.hpp"
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_copy_it {
+
 namespace {
 
 // A 12 MiB object with a type and metadata, for the copies in parts below.
@@ -248,3 +252,5 @@ TEST_CASE("a 200 reply with an <Error> body on CopyObject and on UploadPartCopy 
   CHECK(l.error().diag.operation == "UploadPartCopy");
   CHECK(ctl.rule_counter(rule, "fired") >= 2);
 }
+
+}  // namespace s3_copy_it

@@ -3,6 +3,10 @@
 // file it would have replaced as it was.
 #include "s3_suite.hpp"
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_downloads_it {
+
 namespace {
 
 std::string read_all(std::string const& path) {
@@ -144,3 +148,5 @@ TEST_CASE("a download that fails (404, failed If-Match) or is not modified (304)
   CHECK(dir_entries(dir.path) == only_the_file);
   CHECK(fs::status(path).permissions() == (fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read));
 }
+
+}  // namespace s3_downloads_it

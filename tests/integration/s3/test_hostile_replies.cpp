@@ -30,6 +30,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_hostile_replies_it {
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::errc;
@@ -302,3 +306,5 @@ TEST_CASE("a reply head trickled a byte at a time times out within the idle time
   CHECK(r.error().diag.resource == "b/k");  // bucket/key, not the request target
   CHECK(took < 5s);  // the head alone would take 8 s at this pace
 }
+
+}  // namespace s3_hostile_replies_it

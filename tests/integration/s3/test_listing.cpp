@@ -2,6 +2,10 @@
 // the keys a store could not delete, reported.
 #include "s3_suite.hpp"
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_listing_it {
+
 TEST_CASE("listing more than 1000 keys pages transparently; DeleteObjects of 1500 keys deletes them all") {
   proxy_scope px;
   asio::io_context io;
@@ -137,3 +141,5 @@ TEST_CASE("DeleteObjects whose second batch fails reports what the first deleted
   CHECK(e.error().code == errc::denied);
   CHECK(ctl.rule_counter(second, "fired") == 2);
 }
+
+}  // namespace s3_listing_it

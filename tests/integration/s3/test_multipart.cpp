@@ -6,6 +6,10 @@
 #include <boost/asio/bind_cancellation_slot.hpp>
 #include <boost/asio/cancellation_signal.hpp>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_multipart_it {
+
 namespace {
 
 // A proxy rule that only counts (a delay of 0 ms): `method` on
@@ -221,3 +225,5 @@ TEST_CASE("a 200 reply with an <Error> body on CompleteMultipartUpload is an err
   CHECK(u.error().diag.http_status == 200);
   CHECK(u.error().diag.request_id == "REQ123");
 }
+
+}  // namespace s3_multipart_it

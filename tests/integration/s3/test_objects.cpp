@@ -8,6 +8,10 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <set>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_objects_it {
+
 namespace {
 
 std::string odd_key_1000() {
@@ -277,3 +281,5 @@ TEST_CASE("with use_awaitable, operations complete in the calling coroutine: val
   REQUIRE_OK(after);
   CHECK(after->body == "0123456789");
 }
+
+}  // namespace s3_objects_it

@@ -14,6 +14,10 @@
 #include <floe/checksum/hasher.hpp>
 #include <floe/http/restartable_body.hpp>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_upload_checksums_it {
+
 namespace {
 
 using floe::checksum::algorithm;
@@ -402,3 +406,5 @@ TEST_CASE("the proxy refuses a PUT whose checksum header does not match its body
   REQUIRE_FALSE(h.has_value());
   CHECK(h.error().code == errc::not_found);
 }
+
+}  // namespace s3_upload_checksums_it

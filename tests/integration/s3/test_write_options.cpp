@@ -2,6 +2,10 @@
 // requests they go, and that they land on the object as another client reads it.
 #include "s3_suite.hpp"
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace s3_write_options_it {
+
 namespace {
 
 // What a store says of an object, asked by boto3 (not floe, whose HeadObject
@@ -131,3 +135,5 @@ TEST_CASE("storage class, encryption, Cache-Control, type and metadata land on a
   REQUIRE_OK(finish(io, sf));
   CHECK(boto3_head(b.name, "small-copy") == stored + R"(text/plain|{"a": "1"})");
 }
+
+}  // namespace s3_write_options_it

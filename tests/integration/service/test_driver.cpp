@@ -27,6 +27,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace service_driver_it {
+
 using namespace floe::test::http_names;
 using floe::test::dummy_auth;
 using floe::test::pattern;
@@ -463,3 +467,5 @@ TEST_CASE("a name that does not resolve: the error says so, and after how many a
   CHECK(e.diag.to_string() == "ListBuckets: resolving " + host + ":80: name does not resolve (after 3 attempts)");
   CHECK(e.what().find("not retried") == std::string::npos);
 }
+
+}  // namespace service_driver_it

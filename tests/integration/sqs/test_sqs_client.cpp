@@ -20,6 +20,10 @@
 #include <future>
 #include <set>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace sqs_sqs_client_it {
+
 namespace sqs = floe::sqs;
 using floe::errc;
 using floe::test::sqs_world;
@@ -351,3 +355,5 @@ TEST_CASE("an empty long poll is not cut by the read timeout: it outlasts the wa
   CHECK(r->messages.empty());
   CHECK(std::chrono::steady_clock::now() - start >= 2s);  // moto did wait: no attempt was cut and retried
 }
+
+}  // namespace sqs_sqs_client_it

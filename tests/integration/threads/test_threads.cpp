@@ -20,6 +20,10 @@
 #include <string>
 #include <vector>
 
+// Its own namespace: it shares a build unit with other test files
+// (tests/integration/meson.build).
+namespace threads_threads_it {
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using floe::test::world;
@@ -163,3 +167,5 @@ TEST_CASE("a client destroyed right after its multipart upload failed: the abort
   CHECK(list.body.find("<ListMultipartUploadsResult") != std::string::npos);
   CHECK(list.body.find("<Upload>") == std::string::npos);
 }
+
+}  // namespace threads_threads_it

@@ -2,3 +2,5 @@
 #include "../s3/test_objects.cpp"
 #include "../s3/test_downloads.cpp"
 #include "../s3/test_multipart.cpp"
+#include "../s3/test_copy.cpp"
+#include "../s3/test_write_options.cpp"

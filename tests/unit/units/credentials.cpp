@@ -7,3 +7,7 @@
 #include "../credentials/test_provider.cpp"
 #include "../credentials/test_chain_pure.cpp"
 #include "../credentials/test_sso.cpp"
+#include "../session/test_session.cpp"
+#include "../endpoints/test_resolver.cpp"
+#include "../refresh/test_policy.cpp"
+#include "../sts/test_protocol.cpp"

@@ -1,4 +1,8 @@
 // A build unit of the unit tests: see tests/unit/meson.build.
+#include "../service/test_request_machine.cpp"
+#include "../service/test_deadline.cpp"
+#include "../service/test_protocol.cpp"
+#include "../service/test_diagnostics.cpp"
 #include "../http/test_pure.cpp"
 #include "../http/test_reply_head.cpp"
 #include "../http/test_reply_reader.cpp"

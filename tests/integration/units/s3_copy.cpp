@@ -1,4 +1,0 @@
-// A build unit of the integration tests: see tests/integration/meson.build.
-#include "../s3/test_copy.cpp"
-#include "../s3/test_write_options.cpp"
-#include "../s3/test_listing.cpp"
