@@ -23,6 +23,17 @@ import sys
 INCLUDE = re.compile(r'^\s*#\s*include\s*"\.\./([^"]+\.cpp)"', re.M)
 
 
+_meson_builds = {}
+
+
+def meson_build(root, folder):
+    """A folder's meson.build, read once."""
+    if folder not in _meson_builds:
+        with open(os.path.join(root, folder, "meson.build"), encoding="utf-8") as f:
+            _meson_builds[folder] = f.read()
+    return _meson_builds[folder]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("root")
@@ -57,9 +68,8 @@ def main():
             problems.append(f"{inc}: in {len(where)} units ({', '.join(where)}): compiled twice")
         if a.tests and inc in sources:
             folder, name = os.path.split(inc)
-            with open(os.path.join(root, folder, "meson.build"), encoding="utf-8") as f:
-                if not re.search(r"[/']" + re.escape(name) + r"[',]", f.read()):
-                    problems.append(f"{inc}: named by no test in {folder}/meson.build: its cases never run")
+            if not re.search(r"[/']" + re.escape(name) + r"[',]", meson_build(root, folder)):
+                problems.append(f"{inc}: named by no test in {folder}/meson.build: its cases never run")
     for p in problems:
         print(p)
     print(f"{len(sources)} sources, {len(units)} units, {len(problems)} differences")
