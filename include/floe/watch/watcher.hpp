@@ -103,6 +103,14 @@
 
 namespace floe::watch {
 
+namespace detail {
+// T, under a type that names Dep (see watcher::awaited).
+template <class T, class Dep>
+struct named_for {
+  using type = T;
+};
+}  // namespace detail
+
 /// The queue side a watcher needs: exactly sqs::client's API.
 template <class Q>
 concept queue_client = requires(Q& q, sqs::receive_message_params rp, sqs::delete_message_batch_params dp,
@@ -216,6 +224,15 @@ class watcher {
 
  private:
   using time_point = clock::time_point;
+  // The token of everything the watcher awaits: use_awaitable, under a type
+  // that names Queue, so that each call with it is resolved when
+  // watcher<Queue> is made, not where this header is read. The clients'
+  // operations deduce their return types, and a call resolved where the
+  // header is read compiles them there: 2 s more for every unit that
+  // includes this header without making a watcher (bench/README.md, build
+  // times).
+  using awaited_t = typename detail::named_for<boost::asio::use_awaitable_t<>, Queue>::type;
+  static constexpr awaited_t awaited{};
   boost::asio::awaitable<void> receive_loop();
   boost::asio::awaitable<void> work_loop();
   boost::asio::awaitable<void> receiver();

@@ -1,7 +1,8 @@
 #pragma once
 // Two coroutines of one object run side by side on the caller's executor;
 // returns when both have ended, rethrowing the first one's exception, then
-// the second one's.
+// the second one's. `token`: the watcher's use_awaitable (a template, so
+// that a call from a watcher's member is compiled only with the watcher).
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -15,7 +16,8 @@
 
 namespace floe::watch::detail {
 
-inline boost::asio::awaitable<void> side_by_side(boost::asio::awaitable<void> a, boost::asio::awaitable<void> b) {
+template <class Token>
+boost::asio::awaitable<void> side_by_side(boost::asio::awaitable<void> a, boost::asio::awaitable<void> b, Token token) {
   namespace asio = boost::asio;
   auto ex = co_await asio::this_coro::executor;
   // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
@@ -23,7 +25,7 @@ inline boost::asio::awaitable<void> side_by_side(boost::asio::awaitable<void> a,
   auto second = asio::co_spawn(ex, std::move(b), asio::deferred);
   auto group = asio::experimental::make_parallel_group(std::move(first), std::move(second));
   auto [order, e_first, e_second] =
-      co_await std::move(group).async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
+      co_await std::move(group).async_wait(asio::experimental::wait_for_all(), token);
   (void)order;
   if (e_first) std::rethrow_exception(e_first);
   if (e_second) std::rethrow_exception(e_second);

@@ -87,7 +87,7 @@ boost::asio::awaitable<void> watcher<Queue>::work_batch(std::vector<sqs::message
   auto keeping = asio::co_spawn(ex, keep_visible(), asio::deferred);
   auto group = asio::experimental::make_parallel_group(std::move(working), std::move(keeping));
   auto [order, e_work, e_keep] =
-      co_await std::move(group).async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
+      co_await std::move(group).async_wait(asio::experimental::wait_for_one(), awaited);
   (void)e_keep;
   if (order[0] == 1) {
     batch_.abandon("stopped before the batch was done");
@@ -146,7 +146,7 @@ boost::asio::awaitable<void> watcher<Queue>::work_objects() {
   if (n == 0) co_return;
   // Catch up first, so that objects other replicas registered meanwhile
   // are dropped before their --exec; the commit catches up anyway.
-  auto refresh = [this]() { return l_.async_refresh(asio::use_awaitable); };
+  auto refresh = [this]() { return l_.async_refresh(awaited); };
   auto caught_up = co_await retry_denied<result<ledger::refresh_result>>(refresh, "ledger refresh", stage::ledger);
   if (!caught_up) {
     metrics_.count_error(stage::ledger, caught_up.error());
@@ -164,7 +164,7 @@ boost::asio::awaitable<void> watcher<Queue>::work_objects() {
   ops.reserve(workers);
   for (std::size_t i = 0; i < workers; ++i) ops.push_back(asio::co_spawn(ex, worker(), asio::deferred));
   auto [order, excs] = co_await asio::experimental::make_parallel_group(std::move(ops))
-                           .async_wait(asio::experimental::wait_for_all(), asio::use_awaitable);
+                           .async_wait(asio::experimental::wait_for_all(), awaited);
   (void)order;
   for (auto& x : excs)
     if (x) std::rethrow_exception(x);
@@ -215,7 +215,7 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
   // A version named by its event is checked as itself, not as whatever
   // version is current now.
   cond.version_id = w.version_id;
-  auto head = [this, &w, &cond]() { return s3_.async_head_object(w.bucket, w.key, cond, asio::use_awaitable); };
+  auto head = [this, &w, &cond]() { return s3_.async_head_object(w.bucket, w.key, cond, awaited); };
   std::string const what = "HeadObject " + uri;
   auto h = co_await retry_denied<result<s3::get_result>>(head, what, stage::head);
   if (!h) {
@@ -292,7 +292,7 @@ boost::asio::awaitable<void> watcher<Queue>::commit_batch() {
   ledger::commit_params cp;
   cp.writer = cfg_.writer;
   auto const start = clock::now();
-  auto commit = [this, &entries, &cp]() { return l_.async_commit(entries, cp, asio::use_awaitable); };
+  auto commit = [this, &entries, &cp]() { return l_.async_commit(entries, cp, awaited); };
   std::string const what = "commit to " + l_.location();
   auto r = co_await retry_denied<result<ledger::commit_result>>(commit, what, stage::commit);
   if (!r) {
@@ -371,7 +371,7 @@ boost::asio::awaitable<void> watcher<Queue>::delete_messages(std::vector<std::si
   deletion d(std::move(handles));
   while (auto req = d.next()) {
     auto p = d.params(url_, *req);
-    auto op = [this, &p]() { return q_.async_call(p, asio::use_awaitable); };
+    auto op = [this, &p]() { return q_.async_call(p, awaited); };
     auto r = co_await retry_denied<result<sqs::batch_result>>(op, "DeleteMessageBatch", stage::remove);
     if (r) {
       d.on_reply(*req, *r);

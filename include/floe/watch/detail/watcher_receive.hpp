@@ -28,7 +28,7 @@ boost::asio::awaitable<void> watcher<Queue>::receive_loop() {
   // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
   auto working = work_loop();
   auto receiving = receiver();
-  co_await detail::side_by_side(std::move(working), std::move(receiving));
+  co_await detail::side_by_side(std::move(working), std::move(receiving), awaited);
   co_await hand_back_ahead();
 }
 
@@ -95,7 +95,7 @@ boost::asio::awaitable<void> watcher<Queue>::wait_on(boost::asio::steady_timer& 
   if (stopping_) co_return;
   t.expires_at(until);
   boost::system::error_code ec;
-  co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  co_await t.async_wait(asio::redirect_error(awaited, ec));
 }
 
 // Messages received but not yet taken into a batch when the watcher stops:
@@ -130,7 +130,7 @@ boost::asio::awaitable<bool> watcher<Queue>::receive_once() {
   p.system_attribute_names = {"ApproximateReceiveCount"};
   auto const sent = clock::now();
   // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
-  auto token = asio::bind_cancellation_slot(receive_cancel_.slot(), asio::use_awaitable);
+  auto token = asio::bind_cancellation_slot(receive_cancel_.slot(), awaited);
   auto receiving = q_.async_call(std::move(p), token);
   long_polling_ = !ahead;
   auto r = co_await std::move(receiving);

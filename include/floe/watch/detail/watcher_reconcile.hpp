@@ -29,7 +29,7 @@ double watcher<Queue>::random01() {
 template <queue_client Queue>
 boost::asio::awaitable<result<reconcile_report>> watcher<Queue>::reconcile_now() {
   namespace asio = boost::asio;
-  auto init = co_await l_.async_init(asio::use_awaitable);
+  auto init = co_await l_.async_init(awaited);
   if (!init) co_return init.error();
   count_credentials();
   co_return co_await reconcile_once();
@@ -43,7 +43,7 @@ boost::asio::awaitable<reconcile_report> watcher<Queue>::reconcile_once() {
   reconcile_report report;
   // Current before the first page, so that what others registered is not
   // HEADed again.
-  auto refreshing = l_.async_refresh(asio::use_awaitable);
+  auto refreshing = l_.async_refresh(awaited);
   if (auto r = co_await std::move(refreshing); !r) {
     metrics_.count_error(stage::ledger, r.error());
     log(log_level::warning, "ledger_refresh_failed", "ledger " + l_.location() + ": " + r.error().what());
@@ -60,7 +60,7 @@ boost::asio::awaitable<reconcile_report> watcher<Queue>::reconcile_once() {
     s3::list_pager pages(s3_, t.bucket, p);
     while (!pages.done() && !stopping_) {
       // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
-      auto paging = pages.async_next_page(asio::use_awaitable);
+      auto paging = pages.async_next_page(awaited);
       auto page = co_await std::move(paging);
       if (!page) {
         failed = true;
@@ -110,7 +110,7 @@ boost::asio::awaitable<void> watcher<Queue>::work_listed(std::vector<object_work
   auto keeping = asio::co_spawn(ex, keep_visible(), asio::deferred);
   auto group = asio::experimental::make_parallel_group(std::move(working), std::move(keeping));
   auto [order, e_work, e_keep] =
-      co_await std::move(group).async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
+      co_await std::move(group).async_wait(asio::experimental::wait_for_one(), awaited);
   (void)e_keep;
   if (order[0] == 0 && e_work) {
     try {

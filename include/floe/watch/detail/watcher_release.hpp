@@ -30,7 +30,7 @@ boost::asio::awaitable<void> watcher<Queue>::release_messages(std::vector<releas
     std::size_t gone = 0;
     for (auto const& req : release_requests(url_, entries)) {
       auto p = req.params;
-      auto releasing = q_.async_call(std::move(p), asio::use_awaitable);
+      auto releasing = q_.async_call(std::move(p), awaited);
       auto r = co_await std::move(releasing);
       if (!r) {
         metrics_.count_error(stage::visibility, r.error());
@@ -72,14 +72,14 @@ boost::asio::awaitable<void> watcher<Queue>::release_messages(std::vector<releas
   auto bound = [ex, deadline]() -> asio::awaitable<void> {
     asio::steady_timer t(ex, deadline);
     boost::system::error_code ec;
-    co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+    co_await t.async_wait(asio::redirect_error(awaited, ec));
   };
   // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
   auto sending = asio::co_spawn(ex, send_all(), asio::deferred);
   auto waiting = asio::co_spawn(ex, bound(), asio::deferred);
   auto group = asio::experimental::make_parallel_group(std::move(sending), std::move(waiting));
   auto [order, e_send, e_wait] =
-      co_await std::move(group).async_wait(asio::experimental::wait_for_one(), asio::use_awaitable);
+      co_await std::move(group).async_wait(asio::experimental::wait_for_one(), awaited);
   (void)e_send;
   (void)e_wait;
   if (order[0] == 1)

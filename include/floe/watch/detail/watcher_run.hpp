@@ -19,11 +19,11 @@ namespace floe::watch {
 template <queue_client Queue>
 boost::asio::awaitable<result<void>> watcher<Queue>::run() {
   namespace asio = boost::asio;
-  auto resolving = q_.async_queue_url(cfg_.queue, asio::use_awaitable);
+  auto resolving = q_.async_queue_url(cfg_.queue, awaited);
   auto url = co_await std::move(resolving);
   if (!url) co_return url.error();
   url_ = std::move(*url);
-  auto init = co_await l_.async_init(asio::use_awaitable);
+  auto init = co_await l_.async_init(awaited);
   if (!init) co_return init.error();
   count_credentials();  // the first set is in hand now: refreshes count from it
   log(log_level::info, "started", "watching " + url_ + ", ledger " + l_.location(),
@@ -35,7 +35,7 @@ boost::asio::awaitable<result<void>> watcher<Queue>::run() {
     // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
     auto receiving = receive_loop();
     auto polling = poll_loop();
-    co_await detail::side_by_side(std::move(receiving), std::move(polling));
+    co_await detail::side_by_side(std::move(receiving), std::move(polling), awaited);
   } else {
     co_await receive_loop();
   }
@@ -84,7 +84,7 @@ boost::asio::awaitable<void> watcher<Queue>::poll_loop() {
     p.queue_url = url_;
     p.attribute_names = {"ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible"};
     // Named, not temporaries in the co_await (GCC 12: see s3/client.hpp).
-    auto token = asio::bind_cancellation_slot(poll_cancel_.slot(), asio::use_awaitable);
+    auto token = asio::bind_cancellation_slot(poll_cancel_.slot(), awaited);
     auto asking = q_.async_call(std::move(p), token);
     auto r = co_await std::move(asking);
     poll_cancel_.slot().clear();
@@ -117,7 +117,7 @@ boost::asio::awaitable<void> watcher<Queue>::sleep(std::chrono::milliseconds d) 
     ~unlist() { s.erase(t); }
   } guard{sleepers_, &t};
   boost::system::error_code ec;
-  co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+  co_await t.async_wait(asio::redirect_error(awaited, ec));
 }
 
 template <queue_client Queue>
@@ -159,7 +159,7 @@ boost::asio::awaitable<void> watcher<Queue>::keep_visible() {
     if (until > now) {
       wake_.expires_at(until);
       boost::system::error_code ec;
-      co_await wake_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+      co_await wake_.async_wait(asio::redirect_error(awaited, ec));
       continue;
     }
     co_await extend_due();
@@ -173,7 +173,7 @@ boost::asio::awaitable<void> watcher<Queue>::extend_due() {
   if (handles.empty()) co_return;
   auto const sent = clock::now();
   auto p = keeper_.params(url_, handles);
-  auto extending = q_.async_call(std::move(p), asio::use_awaitable);
+  auto extending = q_.async_call(std::move(p), awaited);
   auto r = co_await std::move(extending);
   if (r) {
     metrics_.visibility_extensions += keeper_.on_reply(handles, sent, *r);
