@@ -188,7 +188,6 @@ void watcher<Queue>::fail_object(std::size_t i, std::string why) {
 
 template <queue_client Queue>
 boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
-  namespace asio = boost::asio;
   auto& w = batch_.object(i);
   std::string const uri = detail::object_uri(w);
   std::vector<std::pair<std::string_view, std::string>> const where = {{"bucket", w.bucket}, {"key", w.key}};
@@ -283,7 +282,6 @@ boost::asio::awaitable<void> watcher<Queue>::check_object(std::size_t i) {
 
 template <queue_client Queue>
 boost::asio::awaitable<void> watcher<Queue>::commit_batch() {
-  namespace asio = boost::asio;
   auto const idx = batch_.to_commit();
   if (idx.empty()) co_return;
   std::vector<ledger::entry> entries;
@@ -365,7 +363,6 @@ boost::asio::awaitable<void> watcher<Queue>::commit_batch() {
 
 template <queue_client Queue>
 boost::asio::awaitable<void> watcher<Queue>::delete_messages(std::vector<std::size_t> const& indices, char const* why) {
-  namespace asio = boost::asio;
   auto handles = receipt_handles(batch_, indices);
   if (handles.empty()) co_return;
   deletion d(std::move(handles));

@@ -28,7 +28,6 @@ double watcher<Queue>::random01() {
 // page is asked for.
 template <queue_client Queue>
 boost::asio::awaitable<result<reconcile_report>> watcher<Queue>::reconcile_now() {
-  namespace asio = boost::asio;
   auto init = co_await l_.async_init(awaited);
   if (!init) co_return init.error();
   count_credentials();
@@ -37,7 +36,6 @@ boost::asio::awaitable<result<reconcile_report>> watcher<Queue>::reconcile_now()
 
 template <queue_client Queue>
 boost::asio::awaitable<reconcile_report> watcher<Queue>::reconcile_once() {
-  namespace asio = boost::asio;
   auto const start = clock::now();
   metrics const at_start = metrics_;
   reconcile_report report;

@@ -18,7 +18,6 @@ namespace floe::watch {
 
 template <queue_client Queue>
 boost::asio::awaitable<result<void>> watcher<Queue>::run() {
-  namespace asio = boost::asio;
   auto resolving = q_.async_queue_url(cfg_.queue, awaited);
   auto url = co_await std::move(resolving);
   if (!url) co_return url.error();
@@ -168,7 +167,6 @@ boost::asio::awaitable<void> watcher<Queue>::keep_visible() {
 
 template <queue_client Queue>
 boost::asio::awaitable<void> watcher<Queue>::extend_due() {
-  namespace asio = boost::asio;
   auto handles = keeper_.due(clock::now());
   if (handles.empty()) co_return;
   auto const sent = clock::now();
